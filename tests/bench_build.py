@@ -1,0 +1,84 @@
+"""Measure the site build (nox -s bench): a benchmark, not a test; it prints a Markdown table.
+
+Works on a copy of docs/ and snippets/ in a temporary folder, with its own cache, so the
+repository and its _build/ are left alone. Steps, each timed as wall time of sphinx-build:
+
+1. cold build, English (executes every page) then Chinese (must execute none);
+2. warm rebuild of both with no change (target: <= 10 % of the cold build);
+3. rebuild after editing one snippet (must re-execute exactly the one page that loads it);
+4. the cold English build against the sum of its cells' own run times (target: <= 1.5x).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGUAGES = ("en", "zh_CN")
+
+
+def build(work: Path, language: str) -> tuple[float, dict]:
+    args = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(ROOT), "-W", "--keep-going", "-n", "-q",
+            "-d", str(work / "doctrees" / language), "-D", f"language={language}",
+            "-D", f"nb_execution_cache_path={work / 'cache'}"]
+    if language != "en":
+        args += ["-D", "kb_execute=0"]
+    start = time.perf_counter()
+    result = subprocess.run([*args, str(work / "docs"), str(work / "html" / language)], capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if result.returncode:
+        sys.exit(f"build failed ({language}):\n{result.stdout}\n{result.stderr}")
+    report = json.loads((work / "html" / language / "_kb_build.json").read_text(encoding="utf-8"))
+    return seconds, report
+
+
+def both(work: Path) -> dict[str, tuple[float, dict]]:
+    return {language: build(work, language) for language in LANGUAGES}
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory(prefix="kb-bench-") as tmp:
+        work = Path(tmp)
+        shutil.copytree(ROOT / "docs", work / "docs", ignore=shutil.ignore_patterns("*.mo"))
+        shutil.copytree(ROOT / "snippets", work / "snippets")
+
+        cold = both(work)
+        warm = both(work)
+
+        # Edit one snippet (a comment changes its code, so its page's cache entry no longer matches).
+        snippet = sorted((work / "snippets").rglob("*.py"))[0]
+        snippet.write_text(snippet.read_text(encoding="utf-8") + "\n# edited by the benchmark\n", encoding="utf-8")
+        edited = both(work)
+
+    cold_total = sum(s for s, _ in cold.values())
+    warm_total = sum(s for s, _ in warm.values())
+    cell_total = sum(t or 0 for times in cold["en"][1]["cell_seconds"].values() for t in times)
+    pages = len(cold["en"][1]["executed"])
+    rows = [
+        ("cold build, English (executes every page)", f"{cold['en'][0]:.1f} s", f"{pages} pages executed"),
+        ("cold build, Chinese alone", f"{cold['zh_CN'][0]:.1f} s", f"{len(cold['zh_CN'][1]['executed'])} pages executed"),
+        ("cold build, both languages", f"{cold_total:.1f} s", ""),
+        ("warm rebuild, no change, both", f"{warm_total:.1f} s", f"{100 * warm_total / cold_total:.0f} % of cold (target <= 10 %)"),
+        (f"rebuild after editing {snippet.relative_to(work)}", f"{sum(s for s, _ in edited.values()):.1f} s",
+         f"re-executed: {', '.join(edited['en'][1]['executed']) or 'nothing'}; Chinese: {len(edited['zh_CN'][1]['executed'])}"),
+        ("sum of the cells' own run times (English cold build)", f"{cell_total:.1f} s",
+         f"build / cells = {cold['en'][0] / cell_total:.2f}x (target <= 1.5x)" if cell_total else ""),
+    ]
+    print(f"Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print("| step | wall time | note |\n|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    assert not cold["zh_CN"][1]["executed"], "the Chinese build executed pages"
+    assert len(edited["en"][1]["executed"]) == 1, "editing one snippet must re-execute exactly one page"
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,29 @@
+"""Print, per catalogue, how many strings are translated, fuzzy and untranslated (nox -s i18n)."""
+
+from __future__ import annotations
+
+import sys
+
+from kbtools import LOCALES, ROOT, catalog_report, catalogs, where
+
+
+def main() -> int:
+    rows, todo = [], 0
+    for po in catalogs():
+        r = catalog_report(po)
+        rows.append((str(po.relative_to(LOCALES)), r.translated, len(r.fuzzy), len(r.untranslated), len(r.broken), r.total))
+        todo += len(r.fuzzy) + len(r.untranslated) + len(r.broken)
+        for entry in r.fuzzy + r.untranslated:
+            print(f"  to do: {where(entry)}: {entry.msgid[:70]!r}")
+        for entry, problems in r.broken:
+            print(f"  markup: {where(entry)}: {'; '.join(problems)}")
+    width = max([len(r[0]) for r in rows] + [9])
+    print(f"{'catalogue':<{width}}  translated  fuzzy  untranslated  broken  total")
+    for name, ok, fuzzy, untranslated, broken, total in rows:
+        print(f"{name:<{width}}  {ok:>10}  {fuzzy:>5}  {untranslated:>12}  {broken:>6}  {total:>5}")
+    print(f"{len(rows)} catalogues under {LOCALES.relative_to(ROOT)}; {todo} strings still to translate or fix")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""Small projects under tests/fixtures, broken on purpose: each mistake fails the build or the
+tests, with the page and the snippet (file and line) named. Builds use the site's own conf.py."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import polib
+import pytest
+
+from conftest import sphinx_build
+from kbtools import broken_internal_links, catalog_report
+
+
+def build(project, tmp_path, **kwargs):
+    return sphinx_build(project / "docs", tmp_path / "out" / kwargs.get("language", "en"),
+                        cache=tmp_path / "cache", **kwargs)
+
+
+def log(result):
+    return result.stdout + result.stderr
+
+
+def test_good_fixture_builds_in_both_languages_and_zh_executes_nothing(fixture_project, tmp_path):
+    project = fixture_project()
+    en = build(project, tmp_path)
+    assert en.returncode == 0, log(en)
+    zh = build(project, tmp_path, language="zh_CN")
+    assert zh.returncode == 0, log(zh)
+    report = json.loads((tmp_path / "out" / "zh_CN" / "_kb_build.json").read_text())
+    assert report["executed"] == []
+    assert json.loads((tmp_path / "out" / "en" / "_kb_build.json").read_text())["executed"] == ["sec/page"]
+    page = (tmp_path / "out" / "zh_CN" / "sec" / "page.html").read_text(encoding="utf-8")
+    assert "一个页面" in page and "本页在构建时执行" in page
+    assert page.count('class="sd-tab-label"') == 2  # the two cells became one tab set
+    assert not broken_internal_links(tmp_path / "out" / "zh_CN")
+
+
+def test_chinese_build_refuses_to_execute(fixture_project, tmp_path):
+    zh = build(fixture_project(), tmp_path, language="zh_CN")
+    assert zh.returncode != 0
+    assert "must not execute" in log(zh) and "sec/page" in log(zh)
+
+
+@pytest.mark.parametrize(
+    "code, line, message",
+    [
+        ('"""Raises."""\nx = 1\nraise ValueError("boom")\n', 3, "ValueError: boom"),
+        ('"""Fails its claim."""\ntotal = 5\nassert total == 6, "total is not 6"\n', 3, "AssertionError: total is not 6"),
+        ('"""Hangs."""\nimport time\n\nwhile True:\n    time.sleep(0.1)\n', None, "still running after the 5 s cell timeout"),
+    ],
+    ids=["raises", "assertion", "hangs"],
+)
+def test_failing_snippet_fails_the_build_naming_page_snippet_line(fixture_project, tmp_path, code, line, message):
+    project = fixture_project()
+    (project / "snippets" / "sec" / "jax_side.py").write_text(code)
+    result = build(project, tmp_path, env={"KB_CELL_TIMEOUT": "5"})
+    assert result.returncode != 0
+    text = log(result)
+    where = "snippets/sec/jax_side.py" + (f":{line}" if line else "")
+    assert re.search(rf"page\.md: page sec/page failed to execute, in snippet {re.escape(where)}\b", text), text
+    assert message in text, text
+
+
+def test_inline_code_cell_fails_the_build(fixture_project, tmp_path):
+    project = fixture_project()
+    page = project / "docs" / "sec" / "page.md"
+    page.write_text(page.read_text() + "\n```{code-cell} python\nprint('inline')\n```\n")
+    result = build(project, tmp_path)
+    assert result.returncode != 0
+    assert re.search(r"sec/page\.md:\d+: code cell without ':load:' \(page sec/page\)", log(result)), log(result)
+
+
+def test_load_from_outside_snippets_fails_the_build(fixture_project, tmp_path):
+    project = fixture_project()
+    (project / "docs" / "sec" / "elsewhere.py").write_text('"""x"""\nassert 1 + 1 == 2\nprint(2)\n')
+    page = project / "docs" / "sec" / "page.md"
+    page.write_text(page.read_text() + "\n```{code-cell} python\n:load: elsewhere.py\n```\n")
+    result = build(project, tmp_path)
+    assert result.returncode != 0 and "is outside" in log(result), log(result)
+
+
+def _edit_translation(project, old, new):
+    po = project / "docs" / "locales" / "zh_CN" / "LC_MESSAGES" / "sec" / "page.po"
+    catalog = polib.pofile(str(po))
+    for entry in catalog:
+        if entry.msgid == old:
+            new(entry)
+            break
+    else:
+        raise AssertionError(f"fixture has no msgid {old!r}")
+    catalog.save()
+    return po
+
+
+def test_broken_markup_in_translation_fails_build_and_tests(fixture_project, tmp_path):
+    project = fixture_project()
+    msgid = "Back to {ref}`fixture-page`."
+
+    def breaks(entry):
+        entry.msgstr = "返回 {ref}`fixture-page。"  # closing backquote lost
+
+    po = _edit_translation(project, msgid, breaks)
+    problems = catalog_report(po).broken
+    assert problems and "unbalanced backquotes" in problems[0][1][0]
+    assert "docs/sec/page.md" in problems[0][0].occurrences[0][0] or problems[0][0].occurrences
+    en = build(project, tmp_path)
+    assert en.returncode == 0, log(en)
+    zh = build(project, tmp_path, language="zh_CN")
+    assert zh.returncode != 0
+    assert "page.md" in log(zh) and "inconsistent" in log(zh), log(zh)
+
+
+@pytest.mark.parametrize("kind", ["untranslated", "fuzzy"])
+def test_untranslated_or_fuzzy_string_fails_the_tests(fixture_project, kind):
+    project = fixture_project()
+
+    def spoil(entry):
+        if kind == "fuzzy":
+            entry.flags.append("fuzzy")
+        else:
+            entry.msgstr = ""
+
+    po = _edit_translation(project, "Some text.", spoil)
+    report = catalog_report(po)
+    spoiled = report.fuzzy if kind == "fuzzy" else report.untranslated
+    assert [e.msgid for e in spoiled] == ["Some text."]
+    assert any("page.md" in file for file, _ in spoiled[0].occurrences)
+
+
+@pytest.mark.parametrize("link", ["{ref}`no-such-label`", "[gone](missing.md)", "[gone](page.md#no-such-anchor)"])
+def test_missing_internal_link_or_anchor_fails_the_build(fixture_project, tmp_path, link):
+    project = fixture_project()
+    page = project / "docs" / "sec" / "page.md"
+    page.write_text(page.read_text() + f"\nSee {link}.\n")
+    result = build(project, tmp_path)
+    assert result.returncode != 0
+    assert "page.md" in log(result), log(result)
+
+
+def test_link_checker_finds_a_missing_anchor_in_html(tmp_path):
+    (tmp_path / "a.html").write_text('<a href="b.html#there">x</a><a href="b.html#nowhere">y</a><a href="c.html">z</a>')
+    (tmp_path / "b.html").write_text('<h1 id="there">B</h1>')
+    assert broken_internal_links(tmp_path) == ["a.html: b.html#nowhere -> no anchor #nowhere",
+                                              "a.html: c.html -> missing file"]
