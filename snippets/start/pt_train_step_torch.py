@@ -18,7 +18,7 @@ def train_step(x, y):
     optimizer.zero_grad()  # drop the .grad left over from the previous step
     pred = model(x)  # 3. forward
     loss = nn.functional.mse_loss(pred, y)  # 4. loss
-    loss.backward()  # 5. backward: writes p.grad on every parameter
+    loss.backward()  # 5. backward: adds into p.grad of every parameter
     optimizer.step()  # 6. step: changes every p in place
     return loss.item()  # nothing else comes back: the new state is in the objects
 
