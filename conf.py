@@ -58,6 +58,8 @@ gettext_location = True
 # --- HTML -------------------------------------------------------------------------------------
 html_theme = "sphinx_book_theme"
 html_title = "JAX for PyTorch users"
+# Site titles of the translated builds (kb_pipeline picks the one for the build's language).
+kb_html_titles = {"zh_CN": "写给 PyTorch 用户的 JAX 指南"}
 html_static_path = ["docs/_static"]
 html_css_files = ["kb.css"]
 html_theme_options = {

@@ -27,6 +27,9 @@ BUILD = ROOT / "_build"
 HTML = BUILD / "html"
 LANGUAGES = ("en", "zh_CN")
 SPHINX_FLAGS = ["-W", "--keep-going", "-n", "-q"]
+# tests/ plus doctests: our extension's and test tools' docstrings, and `>>>` examples in pages.
+PYTEST_ARGS = ["tests", "docs", "--doctest-modules", "--doctest-glob=*.md",
+               "--ignore=docs/_ext/kb_probe.py", "-p", "no:cacheprovider"]
 
 nox.options.sessions = ["docs", "tests"]
 nox.options.default_venv_backend = "none"
@@ -111,7 +114,7 @@ def tests(session: nox.Session) -> None:
     """Everything that needs no network: snippets, doctests, translations, the built site."""
     bin_dir = _env(session)
     build_docs(session, bin_dir)
-    session.run(str(bin_dir / "python"), "-m", "pytest", *(session.posargs or ["tests"]), external=True)
+    session.run(str(bin_dir / "python"), "-m", "pytest", *(session.posargs or PYTEST_ARGS), external=True)
 
 
 @nox.session

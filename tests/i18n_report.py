@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import sys
 
-from kbtools import LOCALES, ROOT, catalog_report, catalogs, where
+from kbtools import LOCALES, ROOT, catalog_report, catalogs, normalize_catalogue, where
 
 
 def main() -> int:
     rows, todo = [], 0
     for po in catalogs():
+        normalize_catalogue(po)
         r = catalog_report(po)
         rows.append((str(po.relative_to(LOCALES)), r.translated, len(r.fuzzy), len(r.untranslated), len(r.broken), r.total))
         todo += len(r.fuzzy) + len(r.untranslated) + len(r.broken)

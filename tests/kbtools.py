@@ -172,3 +172,17 @@ def broken_internal_links(site: Path) -> list[str]:
             if fragment and target.suffix == ".html" and fragment not in parsed(target).ids:
                 problems.append(f"{rel}: {link} -> no anchor #{fragment}")
     return problems
+
+
+def normalize_catalogue(path: Path) -> None:
+    """Tidy what sphinx-intl writes: no fuzzy header, no obsolete entries, source locations
+    relative to the repository."""
+    import polib
+
+    catalog = polib.pofile(str(path), wrapwidth=0)
+    catalog.metadata_is_fuzzy = False
+    for entry in catalog.obsolete_entries():  # strings no page has any more
+        catalog.remove(entry)
+    for entry in catalog:
+        entry.occurrences = [(re.sub(r"^(\.\./)+(?=docs/)", "", file), line) for file, line in entry.occurrences]
+    catalog.save()

@@ -40,27 +40,23 @@ ANSI_RE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 FRONT_MATTER_RE = re.compile(r"\A---\n.*?\n---\n", re.S)
 CODE_CELL_RE = re.compile(r"^(`{3,}|~{3,})\{code-cell\}")
 
-# Words of the provenance box, in each language the site is built in.
+# The provenance box, in each language the site is built in (it is made after translation).
 PROVENANCE_TEXT = {
     "en": {
         "label": "Executed at build time",
-        "with": "with",
-        "on": "on",
-        "emulated": "emulated",
-        "cores": "cores",
-        "took": "cells took",
-        "seconds": "s",
-        "built": "built",
+        "body": " with Python {python}, {packages}, on {devices}{took}; built {date}.",
+        "took": "; the cells took {seconds:.1f} s",
+        "cpu": "CPU ×{count} ({emulated}{machine}, {cores} cores)",
+        "emulated": "emulated; ",
+        "accelerator": "{kind} ×{count} ({machine}, {cores} cores)",
     },
     "zh_CN": {
         "label": "本页在构建时执行",
-        "with": "环境：",
-        "on": "设备：",
-        "emulated": "模拟",
-        "cores": "核",
-        "took": "单元格用时",
-        "seconds": " 秒",
-        "built": "构建于",
+        "body": "：Python {python}，{packages}；设备：{devices}{took}；构建日期 {date}。",
+        "took": "；各单元格共用时 {seconds:.1f} 秒",
+        "cpu": "CPU ×{count}（{emulated}{machine}，{cores} 核）",
+        "emulated": "模拟设备；",
+        "accelerator": "{kind} ×{count}（{machine}，{cores} 核）",
     },
 }
 
@@ -366,24 +362,25 @@ def describe_devices(info: dict[str, Any], words: dict[str, str]) -> str:
     ...                   "machine": "Linux x86_64", "cpu_count": 16}, w)
     'NVIDIA H200 ×1 (Linux x86_64, 16 cores)'
     """
-    host = f"{info['machine']}, {info['cpu_count']} {words['cores']}"
+    common = {"count": info["device_count"], "machine": info["machine"], "cores": info["cpu_count"]}
     if info["backend"] == "cpu":
-        emulated = f"{words['emulated']}; " if info["device_count"] > 1 else ""
-        return f"CPU ×{info['device_count']} ({emulated}{host})"
-    return f"{info['device_kind']} ×{info['device_count']} ({host})"
+        emulated = words["emulated"] if info["device_count"] > 1 else ""
+        return words["cpu"].format(emulated=emulated, **common)
+    return words["accelerator"].format(kind=info["device_kind"], **common)
 
 
 def provenance_node(info: dict[str, Any], seconds: float | None, language: str) -> nodes.Element:
     words = PROVENANCE_TEXT.get(language, PROVENANCE_TEXT["en"])
-    packages = ", ".join(f"{name} {version}" for name, version in info["packages"].items())
+    separator = "，" if language.startswith("zh") else ", "
+    packages = separator.join(f"{name} {version}" for name, version in info["packages"].items())
+    took = words["took"].format(seconds=seconds) if seconds is not None else ""
+    body = words["body"].format(
+        python=info["python"], packages=packages, devices=describe_devices(info, words), took=took, date=info["date"]
+    )
     box = nodes.container(classes=["kb-provenance"])
     para = nodes.paragraph()
     para += nodes.strong(text=words["label"])
-    para += nodes.Text(f" — {words['with']} Python {info['python']}, {packages}; ")
-    para += nodes.Text(f"{words['on']} {describe_devices(info, words)}")
-    if seconds is not None:
-        para += nodes.Text(f"; {words['took']} {seconds:.1f}{words['seconds']}")
-    para += nodes.Text(f"; {words['built']} {info['date']}.")
+    para += nodes.Text(body)
     box += para
     return box
 
@@ -513,8 +510,16 @@ def on_build_finished(app: Sphinx, exception) -> None:
         logger.error("[kb] pages that failed to execute: " + ", ".join(failed))
 
 
+def on_config_inited(app: Sphinx, config) -> None:
+    title = config.kb_html_titles.get(config.language)
+    if title:
+        config.html_title = title
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("kb_snippets_dir", "../snippets", "env", types=[str])
+    app.add_config_value("kb_html_titles", {}, "html", types=[dict])
+    app.connect("config-inited", on_config_inited)
     app.add_config_value("kb_execute", True, "env", types=[bool])
     _install_execution_hook()
     app.connect("source-read", on_source_read)
