@@ -45,6 +45,8 @@ nb_execution_raise_on_error = False  # kb_pipeline reports the page, snippet and
 nb_execution_show_tb = False  # kb_pipeline names snippet and line; the full traceback goes to reports/
 nb_execution_in_temp = True
 nb_execution_allow_errors = False
+# Only `nox -s page` (a drafting aid) sets this; the site build executes every page.
+nb_execution_excludepatterns = [p for p in os.environ.get("KB_EXCLUDE_EXECUTION", "").split(",") if p]
 nb_output_stderr = "warn"  # anything a snippet prints to stderr (warnings!) fails the build
 nb_merge_streams = True
 

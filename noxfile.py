@@ -7,6 +7,7 @@
     nox -s serve     rebuild the English site on change, for authors
     nox -s bench     measure build times (cold, Chinese only, warm, one snippet edited)
     nox -s docs-gpu  the docs build with the CUDA build of jaxlib, on a machine with an NVIDIA GPU
+    nox -s page -- docs/<section>/<page>.md   while writing: both languages, only that page executed
 
 All sessions share one environment (.nox/kb, Python 3.12, requirements.txt), installed once and
 reinstalled only when requirements.txt changes: torch alone is several GB.
@@ -110,6 +111,39 @@ def docs_gpu(session: nox.Session) -> None:
 
 
 @nox.session
+def page(session: nox.Session) -> None:
+    """Author's check of some pages: nox -s page -- docs/core/jit.md [more pages]
+
+    Builds the whole site in both languages with warnings as errors, but executes only the named
+    pages (the others render without outputs), in _build/page/<first page>/ with its own cache.
+    This is a drafting aid: the site itself is only ever built by `nox -s docs`, executing all.
+    """
+    if not session.posargs:
+        session.error("name the pages: nox -s page -- docs/<section>/<page>.md")
+    docs = ROOT / "docs"
+    chosen = [Path(p).resolve() for p in session.posargs]
+    for path in chosen:
+        if not path.is_file() or not path.is_relative_to(docs):
+            session.error(f"{path} is not a page under docs/")
+    others = sorted(
+        str(p.relative_to(docs))
+        for p in docs.rglob("*.md")
+        if p.resolve() not in chosen and not ({"_build", "locales", "_ext"} & set(p.relative_to(docs).parts))
+    )
+    work = BUILD / "page" / chosen[0].relative_to(docs).with_suffix("").as_posix().replace("/", "-")
+    bin_dir = _env(session)
+    extra = ["-D", f"nb_execution_cache_path={work / 'cache'}", "-D", "suppress_warnings=myst-nb.lexer"]
+    session.env["KB_EXCLUDE_EXECUTION"] = ",".join(others)  # read by conf.py
+    for language in LANGUAGES:
+        args = [str(bin_dir / "sphinx-build"), "-b", "html", "-c", str(ROOT), *SPHINX_FLAGS,
+                "-d", str(work / "doctrees" / language), "-D", f"language={language}", *extra]
+        if language != "en":
+            args += ["-D", "kb_execute=0"]
+        session.run(*args, str(docs), str(work / "html" / language), external=True)
+    session.log(f"Built {work / 'html'}/{{en,zh_CN}}/ (only {', '.join(session.posargs)} executed)")
+
+
+@nox.session
 def tests(session: nox.Session) -> None:
     """Everything that needs no network: snippets, doctests, translations, the built site."""
     bin_dir = _env(session)
@@ -131,7 +165,7 @@ def i18n(session: nox.Session) -> None:
         str(bin_dir / "sphinx-intl"), "update", "-p", str(pot), "-l", "zh_CN",
         "-d", str(ROOT / "docs" / "locales"), "-w", "0", external=True,
     )
-    session.run(str(bin_dir / "python"), str(ROOT / "tests" / "i18n_report.py"), external=True)
+    session.run(str(bin_dir / "python"), str(ROOT / "tests" / "i18n_report.py"), "--normalize", external=True)
 
 
 @nox.session

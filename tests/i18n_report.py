@@ -1,4 +1,8 @@
-"""Print, per catalogue, how many strings are translated, fuzzy and untranslated (nox -s i18n)."""
+"""Print, per catalogue, how many strings are translated, fuzzy and untranslated (nox -s i18n).
+
+With --normalize (as `nox -s i18n` runs it) it first tidies each catalogue: no fuzzy header, no
+obsolete entries, repository-relative locations. Without it, it only reads.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +11,11 @@ import sys
 from kbtools import LOCALES, ROOT, catalog_report, catalogs, normalize_catalogue, where
 
 
-def main() -> int:
+def main(normalize: bool) -> int:
     rows, todo = [], 0
     for po in catalogs():
-        normalize_catalogue(po)
+        if normalize:
+            normalize_catalogue(po)
         r = catalog_report(po)
         rows.append((str(po.relative_to(LOCALES)), r.translated, len(r.fuzzy), len(r.untranslated), len(r.broken), r.total))
         todo += len(r.fuzzy) + len(r.untranslated) + len(r.broken)
@@ -27,4 +32,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(normalize="--normalize" in sys.argv[1:]))
