@@ -27,9 +27,11 @@ extensions = [
     "sphinx_design",
     "sphinx_copybutton",
     "kb_pipeline",
+    "kb_reader",
 ]
+templates_path = ["docs/_templates"]
 
-exclude_patterns = ["_build", "_ext", "_root", "locales", "**/.ipynb_checkpoints"]
+exclude_patterns = ["_build", "_data", "_ext", "_root", "_templates", "locales", "**/.ipynb_checkpoints"]
 source_suffix = {".md": "myst-nb"}
 root_doc = "index"
 
@@ -64,11 +66,19 @@ html_title = "JAX for PyTorch users"
 kb_html_titles = {"zh_CN": "写给 PyTorch 用户的 JAX 指南"}
 html_static_path = ["docs/_static"]
 html_css_files = ["kb.css"]
+html_js_files = ["kb.js"]
+html_favicon = "docs/_static/kb-favicon.svg"
 html_theme_options = {
     "show_toc_level": 2,
     "use_download_button": True,
     "home_page_in_toc": True,
+    # The language switch sits with the page's own buttons, on every page.
+    "article_header_end": ["kb-lang-switch.html", "article-header-buttons.html"],
 }
+html_additional_pages = {"404": "kb-404.html"}
+html_context = {"default_mode": "auto"}  # the theme logs a console error without it
+# Absolute URLs for hreflang, og:url and the sitemap; relative ones when unset.
+html_baseurl = os.environ.get("KB_BASE_URL", "")
 html_last_updated_fmt = None
 
 # Copy only the code of a cell, never its output.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -13,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 SNIPPETS = ROOT / "snippets"
 LOCALES = DOCS / "locales"
-HTML = ROOT / "_build" / "html"
+HTML = Path(os.environ.get("KB_SITE_HTML", ROOT / "_build" / "html"))  # the built site
 LANGUAGES = ("en", "zh_CN")
 
 sys.path.insert(0, str(DOCS / "_ext"))

@@ -19,8 +19,8 @@ TAG_RE = re.compile(r"<[^>]+>")
 def page_files(site, language):
     root = site / language
     skip = {"genindex.html", "search.html"}
-    return [p for p in sorted(root.rglob("*.html")) if p.name not in skip and "_static" not in p.parts
-            and "_sources" not in p.parts]
+    return [p for p in sorted(root.rglob("*.html"))
+            if p.name not in skip and not {"_static", "_sources", "_downloads", "_kb"} & set(p.relative_to(root).parts)]
 
 
 def cell_sources(page):

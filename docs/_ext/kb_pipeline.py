@@ -155,14 +155,14 @@ def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
         return
     snippets = check_page(app, docname, text)
     for path in snippets:
-        app.env.note_dependency(str(path))
+        app.env.note_dependency(path)
     app.env.kb_exec_count_before = _EXECUTIONS[0]
     if not snippets:
         return
     # The probe goes last, so the page's own line numbers stay as written.
     page_dir = Path(app.env.doc2path(docname)).parent
     probe = os.path.relpath(PROBE_FILE, page_dir)
-    app.env.note_dependency(str(PROBE_FILE))
+    app.env.note_dependency(PROBE_FILE)
     source[0] = (
         text.rstrip("\n")
         + f"\n\n```{{code-cell}} python\n:load: {probe}\n:tags: [remove-input, {PROBE_TAG}]\n```\n"

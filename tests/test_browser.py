@@ -1,0 +1,138 @@
+"""The built site in a real browser (Playwright driving Debian's Chromium, served on localhost):
+the language switch, Chinese and English search, the copy button, the root page's language
+choice, and no console errors or requests to other hosts."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from pathlib import Path
+from urllib.parse import quote, urlsplit
+
+import pytest
+
+from kbtools import HTML, SNIPPETS
+
+CHROMIUM = os.environ.get("KB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(site):
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: install Debian's chromium (apt-get install chromium) "
+                    "or set KB_CHROMIUM; the browser tests never pass without a browser")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture()
+def page(browser):
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(20000)
+    yield page
+    context.close()
+
+
+def search_results(page, server, language, query):
+    page.goto(f"{server}/{language}/search.html?q={quote(query)}")
+    page.wait_for_selector("#search-results .search-summary")
+    return page.eval_on_selector_all("#search-results ul.search li a", "els => els.map(e => e.getAttribute('href'))")
+
+
+def test_language_switch_keeps_page_and_section(page, server):
+    page.goto(f"{server}/en/start/pure-functions.html#start-pure-functions-split")
+    switch = page.locator("a[data-kb-lang-switch]")
+    assert switch.get_attribute("hreflang") == "zh-CN"
+    switch.focus()
+    page.keyboard.press("Enter")  # keyboard-accessible
+    page.wait_for_url("**/zh_CN/start/pure-functions.html#start-pure-functions-split")
+    assert page.locator("html").get_attribute("lang") == "zh-CN"
+    assert page.locator("#start-pure-functions-split").is_visible()
+    page.locator("a[data-kb-lang-switch]").click()
+    page.wait_for_url("**/en/start/pure-functions.html#start-pure-functions-split")
+
+
+def test_every_page_has_switch_and_alternates(page, server, site):
+    for language in ("en", "zh_CN"):
+        for html in sorted((site / language).rglob("*.html")):
+            rel = html.relative_to(site / language)
+            if rel.parts[0] in ("_static", "_sources", "_downloads", "_kb") or rel.name in ("genindex.html", "search.html"):
+                continue
+            text = html.read_text(encoding="utf-8")
+            assert "data-kb-lang-switch" in text, f"{language}/{rel}: no language switch"
+            assert 'hreflang="en"' in text and 'hreflang="zh-CN"' in text, f"{language}/{rel}: no hreflang"
+
+
+@pytest.mark.parametrize(
+    "language, query, expected",
+    [
+        ("zh_CN", "如何计算梯度", "core/autodiff.html"),
+        ("zh_CN", "分片", "parallel/sharded-arrays.html"),
+        ("zh_CN", "随机数密钥", "start/pure-functions.html"),
+        ("en", "donate buffers", "core/jit.html"),
+        ("en", "random keys", "start/pure-functions.html"),
+    ],
+)
+def test_search_finds_the_right_page(page, server, site, language, query, expected):
+    if not (site / language / expected).exists():
+        pytest.fail(f"{expected} is not built")
+    links = search_results(page, server, language, query)
+    assert any(link.startswith(expected) for link in links[:3]), f"{query!r}: top results {links[:5]}"
+
+
+def test_copy_button_copies_exactly_the_snippet(browser, server):
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(f"{server}/en/start/from-pytorch.html")
+    cell = page.locator("div.cell_input").first
+    cell.hover()
+    cell.locator("button.copybtn").click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    context.close()
+    snippet = (SNIPPETS / "start" / "pt_train_step_torch.py").read_text(encoding="utf-8")
+    assert copied.strip() == snippet.strip()
+
+
+def test_root_page_picks_the_browser_language(browser, server):
+    for locale, expected in (("zh-CN", "/zh_CN/index.html"), ("en-GB", "/en/index.html"), ("fr-FR", "/en/index.html")):
+        context = browser.new_context(locale=locale)
+        page = context.new_page()
+        page.goto(f"{server}/index.html")
+        page.wait_for_url(f"**{expected}")
+        context.close()
+
+
+@pytest.mark.parametrize("path", ["en/index.html", "zh_CN/index.html", "en/start/from-pytorch.html",
+                                  "zh_CN/start/pure-functions.html", "zh_CN/search.html?q=梯度", "en/404.html"])
+def test_no_console_errors_and_no_external_requests(page, server, path):
+    errors, external = [], []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("request", lambda req: external.append(req.url)
+            if urlsplit(req.url).hostname not in ("127.0.0.1", None) and not req.url.startswith("data:") else None)
+    page.goto(f"{server}/{path}", wait_until="networkidle")
+    assert not errors, f"{path}: console errors {errors}"
+    assert not external, f"{path}: requests to other hosts {external}"
