@@ -168,6 +168,99 @@ def on_builder_inited(app: Sphinx) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# Links from API names in prose to the official API reference
+# ---------------------------------------------------------------------------------------------
+
+ALIASES = {"jnp": "jax.numpy", "lax": "jax.lax", "nnx": "flax.nnx", "jr": "jax.random"}
+JAX_API = "https://docs.jax.dev/en/latest/_autosummary/{name}.html"
+OPTAX_OPTIMIZERS = "https://optax.readthedocs.io/en/latest/api/optimizers.html#optax.{attr}"
+FLAX_API = {
+    "flax.nnx.Optimizer": "https://flax.readthedocs.io/en/latest/api_reference/flax.nnx/training/optimizer.html"
+    "#flax.nnx.optimizer.Optimizer",
+}
+API_NAME = re.compile(r"^([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)(?:\(.*\))?$")
+_API_CACHE: dict[str, str | None] = {}
+
+
+def _resolve(name: str):
+    import importlib
+
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except Exception:
+            continue
+        for attr in parts[cut:]:
+            obj = getattr(obj, attr, None)
+            if obj is None:
+                return None
+        return obj
+    return None
+
+
+def api_url(text: str) -> str | None:
+    """The official reference page for an API name written in prose, if we know it.
+
+    Names must exist in the pinned packages (they are imported and looked up), so a link never
+    points at an API this site's versions do not have.
+
+    >>> api_url("jax.jit")
+    'https://docs.jax.dev/en/latest/_autosummary/jax.jit.html'
+    >>> api_url("jnp.where(mask, 0, x)")
+    'https://docs.jax.dev/en/latest/_autosummary/jax.numpy.where.html'
+    >>> api_url("optax.adam")
+    'https://optax.readthedocs.io/en/latest/api/optimizers.html#optax.adam'
+    >>> api_url("jax.tree_map") is None, api_url("x.at") is None, api_url("params") is None
+    (True, True, True)
+    """
+    match = API_NAME.match(text.strip())
+    if not match:
+        return None
+    name = match.group(1)
+    head, _, rest = name.partition(".")
+    name = f"{ALIASES.get(head, head)}.{rest}"
+    if name in _API_CACHE:
+        return _API_CACHE[name]
+    url = None
+    if name in FLAX_API:
+        url = FLAX_API[name]
+    elif name.startswith("jax."):
+        obj = _resolve(name)
+        module = getattr(obj, "__module__", "") or ""
+        if obj is not None and (callable(obj) or isinstance(obj, type)) and module.startswith("jax"):
+            url = JAX_API.format(name=name)
+    elif name.startswith("optax.") and name.count(".") == 1:
+        obj = _resolve(name)
+        if obj is not None and "optax._src.alias" in (getattr(obj, "__module__", "") or ""):
+            url = OPTAX_OPTIMIZERS.format(attr=name.split(".")[1])
+    _API_CACHE[name] = url
+    return url
+
+
+def link_api_names(app: Sphinx, doctree: nodes.document) -> None:
+    """Turn inline code that names a known API (``jax.jit``) into a link to its reference page."""
+    for literal in list(doctree.findall(nodes.literal)):
+        parent = literal.parent
+        if isinstance(parent, (nodes.reference, nodes.title, addnodes.download_reference)) or parent is None:
+            continue
+        if any(isinstance(a, (nodes.title, nodes.reference, nodes.literal_block)) for a in _ancestors(literal)):
+            continue
+        url = api_url(literal.astext())
+        if url:
+            ref = nodes.reference("", "", refuri=url, classes=["kb-api"], reftitle=url)
+            parent.replace(literal, ref)
+            ref += literal
+
+
+def _ancestors(node: nodes.Node):
+    node = node.parent
+    while node is not None:
+        yield node
+        node = node.parent
+
+
+# ---------------------------------------------------------------------------------------------
 # Language switch, alternates, Open Graph, downloads
 # ---------------------------------------------------------------------------------------------
 
@@ -200,6 +293,7 @@ def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     if first is not None:
         descriptions[env.docname] = " ".join(first.astext().split())[:300]
     add_downloads(app, doctree)
+    link_api_names(app, doctree)
 
 
 def add_downloads(app: Sphinx, doctree: nodes.document) -> None:
