@@ -6,6 +6,7 @@
     nox -s links     check external links (needs a network)
     nox -s serve     rebuild the English site on change, for authors
     nox -s bench     measure build times (cold, Chinese only, warm, one snippet edited)
+    nox -s bench-site  page weight, search index sizes, query time in the browser
     nox -s docs-gpu  the docs build with the CUDA build of jaxlib, on a machine with an NVIDIA GPU
     nox -s page -- docs/<section>/<page>.md   while writing: both languages, only that page executed
 
@@ -195,3 +196,10 @@ def bench(session: nox.Session) -> None:
     """Measure the build: cold, Chinese alone, warm, and after editing one snippet."""
     bin_dir = _env(session)
     session.run(str(bin_dir / "python"), str(ROOT / "tests" / "bench_build.py"), *session.posargs, external=True)
+
+
+@nox.session(name="bench-site")
+def bench_site(session: nox.Session) -> None:
+    """Measure page weight, search index sizes and query times in the browser (after nox -s docs)."""
+    bin_dir = _env(session)
+    session.run(str(bin_dir / "python"), str(ROOT / "tests" / "bench_site.py"), external=True)

@@ -1,0 +1,106 @@
+"""Measure what a reader downloads and waits for (nox -s bench-site): a benchmark, not a test.
+
+Prints a Markdown table:
+- the weight of a typical page (HTML + the CSS and JS it loads), raw and gzip-compressed, and the
+  part that is ours (kb.css, kb.js) against the stock theme's assets;
+- the size of both search indexes;
+- the time the browser takes to answer Chinese and English queries on the search page (median of
+  several runs, Playwright driving Debian's chromium on localhost).
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import http.server
+import os
+import platform
+import re
+import shutil
+import statistics
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import quote
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kbtools import HTML  # noqa: E402
+
+PAGE = "start/from-pytorch.html"
+OURS = ("kb.css", "kb.js")
+QUERIES = [("zh_CN", "如何计算梯度"), ("zh_CN", "分片"), ("en", "donate buffers")]
+
+
+def assets(page: Path) -> list[Path]:
+    text = page.read_text(encoding="utf-8")
+    found = []
+    for ref in re.findall(r'(?:href|src)="([^"#?]+\.(?:css|js))(?:\?[^"]*)?"', text):
+        path = (page.parent / ref).resolve()
+        if path.exists() and path not in found:
+            found.append(path)
+    return found
+
+
+def weigh(paths: list[Path]) -> tuple[int, int]:
+    raw = sum(p.stat().st_size for p in paths)
+    packed = sum(len(gzip.compress(p.read_bytes(), 9)) for p in paths)
+    return raw, packed
+
+
+def kib(n: int) -> str:
+    return f"{n / 1024:.1f} KiB"
+
+
+def query_times(site: Path) -> list[tuple[str, str, float, str]]:
+    from playwright.sync_api import sync_playwright
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}"
+    chromium = os.environ.get("KB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    rows = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page()
+        for language, query in QUERIES:
+            page.goto(f"{base}/{language}/search.html")
+            page.wait_for_function("typeof Search !== 'undefined' && Search.hasIndex()")
+            times = []
+            for _ in range(7):
+                times.append(page.evaluate(
+                    """(q) => { const t0 = performance.now();
+                                const [query, terms, excluded, highlighted, objects] = Search._parseQuery(q);
+                                const results = Search._performSearch(query, terms, excluded, highlighted, objects);
+                                return [performance.now() - t0, results.length, results.length ? results[0][0] : ""]; }""",
+                    query))
+            rows.append((language, query, statistics.median(t[0] for t in times), f"{times[0][1]} results, first: {times[0][2]}"))
+        browser.close()
+    httpd.shutdown()
+    return rows
+
+
+def main() -> None:
+    site = HTML
+    print(f"Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores; site: {site}")
+    print("| what | raw | gzip |\n|---|---|---|")
+    for language in ("en", "zh_CN"):
+        page = site / language / PAGE
+        files = assets(page)
+        ours = [p for p in files if p.name in OURS]
+        stock = [p for p in files if p.name not in OURS]
+        print(f"| {language}/{PAGE}: HTML | {kib(weigh([page])[0])} | {kib(weigh([page])[1])} |")
+        print(f"| {language}: theme CSS + JS ({len(stock)} files) | {kib(weigh(stock)[0])} | {kib(weigh(stock)[1])} |")
+        print(f"| {language}: ours ({', '.join(p.name for p in ours)}) | {kib(weigh(ours)[0])} | {kib(weigh(ours)[1])} |")
+        index = site / language / "searchindex.js"
+        print(f"| {language}: search index | {kib(weigh([index])[0])} | {kib(weigh([index])[1])} |")
+    print("\n| query | median time in the browser | result |\n|---|---|---|")
+    for language, query, ms, note in query_times(site):
+        print(f"| {language}: {query} | {ms:.1f} ms | {note} |")
+
+
+if __name__ == "__main__":
+    main()
