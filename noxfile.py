@@ -28,10 +28,10 @@ ROOT = Path(__file__).resolve().parent
 BUILD = ROOT / "_build"
 HTML = BUILD / "html"
 LANGUAGES = ("en", "zh_CN")
-SPHINX_FLAGS = ["-W", "--keep-going", "-n", "-q"]
+SPHINX_FLAGS = ["-W", "--keep-going", "-n", "-q", "-j", "auto"]  # pages execute in parallel
 # tests/ plus doctests: our extension's and test tools' docstrings, and `>>>` examples in pages.
 PYTEST_ARGS = ["tests", "docs", "--doctest-modules", "--doctest-glob=*.md",
-               "--ignore=docs/_ext/kb_probe.py", "-p", "no:cacheprovider"]
+               "--ignore=docs/_ext/kb_probe.py", "-p", "no:cacheprovider", "-n", "auto"]
 
 nox.options.sessions = ["docs", "tests"]
 nox.options.default_venv_backend = "none"
