@@ -365,8 +365,14 @@ def on_html_page_context(app: Sphinx, pagename: str, templatename: str, context:
     if pagename == "404":
         words = WORDS.get(language, WORDS["en"])
         context.update(kb_404_title=words["404_title"], kb_404_text=words["404_text"], kb_404_home=words["404_home"])
-    if doctree is not None:
-        app.builder.env.__dict__.setdefault("kb_pages", set()).add(pagename)
+
+
+def on_env_merge(app, env, docnames, other) -> None:
+    env.__dict__.setdefault("kb_descriptions", {}).update(getattr(other, "kb_descriptions", {}))
+
+
+def on_env_purge(app, env, docname) -> None:
+    getattr(env, "kb_descriptions", {}).pop(docname, None)
 
 
 def on_build_finished(app: Sphinx, exception) -> None:
@@ -417,6 +423,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_search_language(KbSearchChinese)
     app.connect("builder-inited", on_builder_inited)
     app.connect("doctree-read", on_doctree_read, priority=600)  # after kb_pipeline's provenance box
+    app.connect("env-merge-info", on_env_merge)  # parallel reads (sphinx -j)
+    app.connect("env-purge-doc", on_env_purge)
     app.connect("html-page-context", on_html_page_context)
     app.connect("build-finished", on_build_finished)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
