@@ -84,6 +84,10 @@ def test_every_page_has_switch_and_alternates(page, server, site):
             text = html.read_text(encoding="utf-8")
             assert "data-kb-lang-switch" in text, f"{language}/{rel}: no language switch"
             assert 'hreflang="en"' in text and 'hreflang="zh-CN"' in text, f"{language}/{rel}: no hreflang"
+            assert 'property="og:title"' in text and 'property="og:locale"' in text, f"{language}/{rel}: no Open Graph"
+        sitemap = (site / language / "sitemap.xml").read_text(encoding="utf-8")
+        assert "start/from-pytorch.html" in sitemap and 'hreflang="zh-CN"' in sitemap
+        assert (site / language / "404.html").exists()
 
 
 @pytest.mark.parametrize(
