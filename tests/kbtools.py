@@ -24,7 +24,7 @@ sys.path.insert(0, str(DOCS / "_ext"))
 # Translations
 # ---------------------------------------------------------------------------------------------
 
-ROLE_RE = re.compile(r"\{([\w:+-]+)\}`([^`]*)`")
+ROLE_RE = re.compile(r"\{([a-z][a-z0-9:+-]*)\}`([^`]*)`")  # MyST role names are lower case
 CODE_RE = re.compile(r"(`+)(.+?)\1")
 LINK_RE = re.compile(r"\]\(([^)\s]+)\)")
 
