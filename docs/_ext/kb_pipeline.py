@@ -150,13 +150,13 @@ def check_page(app: Sphinx, docname: str, text: str) -> list[Path]:
 
 
 def on_source_read(app: Sphinx, docname: str, source: list[str]) -> None:
+    app.env.kb_exec_count_before = _EXECUTIONS[0]  # for every page: "did reading it execute?"
     text = source[0]
     if not _is_notebook(text):
         return
     snippets = check_page(app, docname, text)
     for path in snippets:
         app.env.note_dependency(path)
-    app.env.kb_exec_count_before = _EXECUTIONS[0]
     if not snippets:
         return
     # The probe goes last, so the page's own line numbers stay as written.
