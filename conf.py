@@ -68,6 +68,7 @@ html_static_path = ["docs/_static"]
 html_css_files = ["kb.css"]
 html_js_files = ["kb.js"]
 html_favicon = "docs/_static/kb-favicon.svg"
+html_search_scorer = str(ROOT / "docs" / "_static" / "kb-scorer.js")  # page titles rank first
 html_theme_options = {
     "show_toc_level": 2,
     "use_download_button": True,

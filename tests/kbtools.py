@@ -53,7 +53,7 @@ def markup_problems(msgid: str, msgstr: str) -> list[str]:
     >>> markup_problems("Call `jax.jit` first.", "先调用 `jax.jit`。")
     []
     >>> markup_problems("See {ref}`start-guide`.", "参见 {ref}`start-guide。")
-    ['unbalanced backquotes: the markup is broken', "role {ref}`start-guide` is missing or changed"]
+    ['unbalanced backquotes: the markup is broken', 'role {ref}`start-guide` is missing or changed']
     >>> markup_problems("Call `jax.jit` first.", "先调用 `jax.grad`。")
     ['code `jax.jit` is missing or changed']
     """

@@ -516,12 +516,22 @@ def on_config_inited(app: Sphinx, config) -> None:
         config.html_title = title
 
 
+def create_cache(app: Sphinx) -> None:
+    """Create the execution cache's database before parallel readers (sphinx -j) start: two
+    processes that both find it missing race to create its tables, and one of them fails."""
+    if app.config.nb_execution_mode == "cache" and app.builder.format == "html":
+        from jupyter_cache import get_cache
+
+        get_cache(app.config.nb_execution_cache_path).list_cache_records()
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("kb_snippets_dir", "../snippets", "env", types=[str])
     app.add_config_value("kb_html_titles", {}, "html", types=[dict])
     app.connect("config-inited", on_config_inited)
     app.add_config_value("kb_execute", True, "env", types=[bool])
     _install_execution_hook()
+    app.connect("builder-inited", create_cache)
     app.connect("source-read", on_source_read)
     # Before sphinx-design's own handlers; tabs must exist before its post-transform.
     app.connect("doctree-read", on_doctree_read, priority=400)

@@ -341,7 +341,12 @@ def on_html_page_context(app: Sphinx, pagename: str, templatename: str, context:
         "label": LANGUAGE_NAMES[other],
         "title": WORDS[other]["switch"],
     }
+    if pagename == "404":
+        words = WORDS.get(language, WORDS["en"])
+        context.update(title=words["404_title"], kb_404_title=words["404_title"], kb_404_text=words["404_text"],
+                       kb_404_home=words["404_home"])
     base = (app.config.html_baseurl or "").rstrip("/")
+
     def href(lang: str) -> str:
         return f"{base}/{lang}/{pagename}.html" if base else language_url(pagename, lang)
     tags = [f'<link rel="alternate" hreflang="{HREFLANG[lang]}" href="{href(lang)}">' for lang in LANGUAGE_NAMES]
@@ -362,9 +367,7 @@ def on_html_page_context(app: Sphinx, pagename: str, templatename: str, context:
     if description:
         tags.append(f'<meta name="description" content="{html.escape(description, quote=True)}">')
     context["metatags"] = context.get("metatags", "") + "\n".join(tags) + "\n"
-    if pagename == "404":
-        words = WORDS.get(language, WORDS["en"])
-        context.update(kb_404_title=words["404_title"], kb_404_text=words["404_text"], kb_404_home=words["404_home"])
+
 
 
 def on_env_merge(app, env, docnames, other) -> None:

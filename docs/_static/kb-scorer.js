@@ -1,0 +1,24 @@
+/* kb_reader: Sphinx's search scorer, with one change. A page whose own title contains a word of
+   the query ranks above pages that only mention it in passing, so that 如何计算梯度 puts the page
+   about gradients first. (Sphinx counts a word in any section title the same as in the page
+   title, and keeps only the best single word's score per page.) */
+var Scorer = {
+  score: (result) => {
+    const [docname, title, anchor, descr, score] = result;
+    const query = new URLSearchParams(window.location.search).get("q") || "";
+    const words = (typeof splitQuery === "function" ? splitQuery(query) : query.split(/\s+/))
+      .map((w) => w.toLowerCase())
+      .filter((w) => w.length > 1);
+    const pageTitle = String(title || "").split(" > ")[0].toLowerCase();
+    const named = words.filter((w) => pageTitle.includes(w)).length;
+    return score + 10 * named;
+  },
+  objNameMatch: 11,
+  objPartialMatch: 6,
+  objPrio: { 0: 15, 1: 5, 2: -5 },
+  objPrioDefault: 0,
+  title: 15,
+  partialTitle: 7,
+  term: 5,
+  partialTerm: 2,
+};
