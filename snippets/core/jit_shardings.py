@@ -1,0 +1,30 @@
+"""in_shardings places the inputs, out_shardings fixes the output's sharding (8 CPU devices)."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((8,), ("x",))
+print(mesh)
+split = NamedSharding(mesh, P("x"))  # rows divided over the 8 devices
+whole = NamedSharding(mesh, P())  # a full copy on every device
+
+double = jax.jit(lambda a: a * 2, in_shardings=split, out_shardings=whole)
+a = jnp.arange(16.0)  # uncommitted: jit may move it to match in_shardings
+out = double(a)
+print("input sharding of the compiled program:", double.lower(a).compile().input_shardings[0][0].spec)
+print("output sharding:", out.sharding.spec, "| fully replicated:", out.sharding.is_fully_replicated)
+assert out.sharding.is_fully_replicated and jnp.array_equal(out, a * 2)
+
+# An array already committed to a different sharding is not moved silently.
+committed = jax.device_put(a, whole)
+error = None
+try:
+    double(committed)
+except ValueError as err:
+    error = err
+print("mismatch:", str(error).splitlines()[0][:72], "...")
+assert "Sharding passed to jit does not match the sharding on the respective arg" in str(error)
