@@ -1,0 +1,44 @@
+"""Auto axes let the compiler choose shardings; with_sharding_constraint pins an intermediate."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import P
+from jax.sharding import AxisType, NamedSharding
+
+auto = jax.make_mesh((8,), ("x",), axis_types=(AxisType.Auto,))
+a_host = np.arange(16 * 32, dtype=np.float32).reshape(16, 32)
+a = jax.device_put(a_host, NamedSharding(auto, P(None, "x")))
+w = jax.device_put(np.ones((32, 8), np.float32), NamedSharding(auto, P("x", None)))
+
+out = jax.jit(jnp.matmul)(a, w)  # the matmul refused in Explicit mode compiles here
+print("type:", jax.typeof(out), "| sharding the compiler chose:", out.sharding.spec)
+assert str(jax.typeof(out)) == "float32[16,8]"  # Auto axes do not appear in types
+assert np.allclose(out, a_host @ np.ones((32, 8)))
+
+
+@jax.jit
+def layer(a, w):
+    h = jnp.matmul(a, w)
+    h = jax.lax.with_sharding_constraint(h, NamedSharding(auto, P("x", None)))  # rows, please
+    return jnp.tanh(h)
+
+
+pinned = layer(a, w)
+print("with_sharding_constraint:", pinned.sharding.spec)
+assert pinned.sharding.is_equivalent_to(NamedSharding(auto, P("x", None)), 2)
+
+# The same call on an Explicit mesh is an error that points to reshard.
+explicit = jax.make_mesh((8,), ("x",))
+e = jax.device_put(a_host, NamedSharding(explicit, P("x", None)))
+cols = NamedSharding(explicit, P(None, "x"))
+error = None
+try:
+    jax.jit(lambda v: jax.lax.with_sharding_constraint(v, cols))(e)
+except ValueError as err:
+    error = err
+print("Explicit mesh:", str(error).split(". ")[0], "...")
+assert "You probably meant to use `reshard` API?" in str(error)

@@ -1,0 +1,35 @@
+"""jax.jit with in_shardings and out_shardings: where the inputs go and how the result comes out."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+from jax import P
+from jax.sharding import NamedSharding
+
+mesh = jax.make_mesh((8,), ("x",))
+rows = NamedSharding(mesh, P("x", None))
+cols = NamedSharding(mesh, P(None, "x"))
+a = jnp.arange(64.0).reshape(8, 8)  # on one device, not yet committed to a sharding
+
+scale = jax.jit(lambda a: a * 2, in_shardings=rows, out_shardings=cols)
+out = scale(a)  # a is split into rows on the way in; the result comes out in columns
+print("out:", jax.typeof(out))
+assert out.sharding == cols
+assert jnp.array_equal(out, a * 2)
+
+# An input already placed with another sharding is not moved behind your back.
+a_cols = jax.device_put(a, cols)
+error = None
+try:
+    scale(a_cols)
+except ValueError as err:
+    error = err
+print(type(error).__name__ + ":", str(error).splitlines()[0][:75], "...")
+assert "does not match the sharding on the respective arg" in str(error)
+
+# Fix: reshard it yourself, or leave in_shardings out and let the input's sharding flow in.
+assert scale(jax.sharding.reshard(a_cols, rows)).sharding == cols
+follow = jax.jit(lambda a: a * 2, out_shardings=cols)(a_cols)
+assert follow.sharding == cols

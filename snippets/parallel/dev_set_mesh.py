@@ -1,0 +1,40 @@
+"""jax.set_mesh makes a mesh the default, so a bare PartitionSpec is enough to place data."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ("x", "y"))
+x = jnp.arange(128.0).reshape(8, 16)
+
+# As a context manager: the mesh is the default inside the block only.
+with jax.set_mesh(mesh):
+    assert jax.sharding.get_mesh() is mesh
+    rows = jax.device_put(x, P("x"))  # no NamedSharding needed: the mesh is implied
+    cols = jnp.zeros((8, 16), out_sharding=P(None, "y"))  # create arrays already split
+print("inside with:", rows.sharding)
+print("out_sharding:", cols.sharding.spec)
+assert rows.sharding == NamedSharding(mesh, P("x"))
+assert cols.sharding == NamedSharding(mesh, P(None, "y"))
+
+# Outside the block there is no default mesh, and a bare PartitionSpec is an error.
+assert jax.sharding.get_mesh().empty
+try:
+    jax.device_put(x, P("x"))
+except ValueError as err:
+    print("ValueError:", err)
+    assert "jax.set_mesh" in str(err)
+else:
+    raise AssertionError("a bare PartitionSpec needs a mesh")
+
+# As a global setter, for scripts; set_mesh(None) clears it again.
+jax.set_mesh(mesh)
+try:
+    assert jax.device_put(x, P("x")).sharding == NamedSharding(mesh, P("x"))
+finally:
+    jax.set_mesh(None)  # leave no global mesh behind
+assert jax.sharding.get_mesh().empty
+print("after set_mesh(None): empty mesh =", jax.sharding.get_mesh().empty)

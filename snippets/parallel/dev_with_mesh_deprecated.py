@@ -1,0 +1,32 @@
+"""Migration: `with mesh:` warns and jax.sharding.use_mesh is gone; use jax.set_mesh."""
+import os
+import warnings
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+from jax.sharding import PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ("x", "y"))
+
+# Old: the Mesh object as a context manager. Record the warning instead of failing on it.
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    with mesh:
+        pass
+print(f"{caught[0].category.__name__}: {caught[0].message}")
+assert caught[0].category is DeprecationWarning
+assert "jax.set_mesh" in str(caught[0].message)
+
+# Older: jax.sharding.use_mesh no longer exists.
+print("jax.sharding has use_mesh:", hasattr(jax.sharding, "use_mesh"))
+assert not hasattr(jax.sharding, "use_mesh")
+
+# New: one API, no warning.
+with warnings.catch_warnings():
+    warnings.simplefilter("error")  # any warning here would raise
+    with jax.set_mesh(mesh):
+        placed = jax.device_put(jnp.zeros((8, 16)), P("x", "y"))
+print("with jax.set_mesh(mesh):", placed.sharding.spec)
+assert placed.sharding.mesh == mesh

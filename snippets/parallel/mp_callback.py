@@ -1,0 +1,32 @@
+"""make_array_from_callback asks for each local device's block; the process-local variant slices for you."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import numpy as np
+from jax import P
+from jax.sharding import NamedSharding
+
+data = np.arange(16.0).reshape(8, 2)  # stands in for a dataset on disk
+sharding = NamedSharding(jax.make_mesh((4, 2), ("data", "model")), P("data"))  # rows over "data"
+
+requested = []
+
+
+def load_block(index):  # index: a tuple of slices into the global array
+    requested.append(index)
+    return data[index]  # in real code: read only these rows from disk
+
+
+x = jax.make_array_from_callback(data.shape, sharding, load_block)
+print("callback calls:", len(requested), "| first index:", requested[0])
+print("distinct blocks:", sorted({idx[0].start for idx in requested}))
+assert len(requested) == len(sharding.addressable_devices) == 8  # one call per local device
+assert len({idx[0].start for idx in requested}) == 4  # 4 row blocks, each on 2 devices ("model")
+
+# The process-local variant: pass this process's rows, JAX does the slicing.
+# With one process, "this process's rows" are all of them.
+y = jax.make_array_from_process_local_data(sharding, data)
+assert y.sharding == x.sharding and np.array_equal(x, y) and np.array_equal(x, data)
+print("same array either way:", np.array_equal(x, y), "| shape", y.shape)

@@ -1,0 +1,42 @@
+"""Pitfall: a pmap body copied into shard_map unchanged gives gradients n times too large."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+from jax import P
+from jax.sharding import NamedSharding
+
+n = jax.device_count()
+x = jax.random.normal(jax.random.key(0), (32, 3))
+y = x @ jnp.array([1.0, -2.0, 0.5])
+params = {"w": jnp.zeros(3), "b": jnp.zeros(())}
+
+
+def loss_fn(params, x, y):
+    return jnp.mean((x @ params["w"] + params["b"] - y) ** 2)
+
+
+def pmap_body(params, x, y):  # grad of the local loss, then pmean: right under pmap
+    return jax.lax.pmean(jax.grad(loss_fn)(params, x, y), "batch")
+
+
+def shard_map_body(params, x, y):  # pmean the loss, then grad
+    return jax.grad(lambda p: jax.lax.pmean(loss_fn(p, x, y), "batch"))(params)
+
+
+mesh = jax.make_mesh((n,), ("batch",))
+args = (jax.device_put(params, NamedSharding(mesh, P())),
+        *jax.device_put((x, y), NamedSharding(mesh, P("batch"))))
+specs = dict(mesh=mesh, in_specs=(P(), P("batch"), P("batch")), out_specs=P())
+true_w = jax.grad(loss_fn)(params, x, y)["w"]  # one device, whole batch
+
+for name, body, check_vma in [("pmap body", pmap_body, True),
+                              ("pmean on the loss", shard_map_body, True),
+                              ("pmap body, check_vma=False", pmap_body, False)]:
+    grads = jax.jit(jax.shard_map(body, check_vma=check_vma, **specs))(*args)
+    ratio = grads["w"] / true_w
+    print(f"{name:27} gradient / true gradient = {ratio}")
+    expected = n if (body is pmap_body and check_vma) else 1.0
+    assert jnp.allclose(ratio, expected, rtol=1e-5)

@@ -1,0 +1,44 @@
+"""Before: a data-parallel SGD step with jax.pmap; each device takes 4 examples, pmean averages the gradients."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+n = jax.device_count()
+kx, kn = jax.random.split(jax.random.key(0))
+x = jax.random.normal(kx, (32, 3))  # one global batch of 32 examples
+y = x @ jnp.array([1.0, -2.0, 0.5]) + 0.3 + 0.01 * jax.random.normal(kn, (32,))
+params = {"w": jnp.zeros(3), "b": jnp.zeros(())}
+
+
+def loss_fn(params, x, y):
+    return jnp.mean((x @ params["w"] + params["b"] - y) ** 2)
+
+
+def sgd(params, grads, lr=0.1):
+    return jax.tree.map(lambda p, g: p - lr * g, params, grads)
+
+
+reference_step = jax.jit(lambda p, x, y: sgd(p, jax.grad(loss_fn)(p, x, y)))  # one device
+
+
+def train_step(params, x, y):  # runs on every device, on that device's examples
+    grads = jax.grad(loss_fn)(params, x, y)
+    grads = jax.lax.pmean(grads, axis_name="batch")  # all-reduce: the mean of the 8 gradients
+    return sgd(params, grads)
+
+
+step = jax.pmap(train_step, axis_name="batch", in_axes=(None, 0, 0), out_axes=None)
+xs, ys = x.reshape(n, -1, 3), y.reshape(n, -1)  # add the leading device axis: (8, 4, 3)
+new, ref = params, params
+for _ in range(5):
+    new, ref = step(new, xs, ys), reference_step(ref, x, y)
+
+diff = max(float(jnp.abs(a - b).max()) for a, b in zip(jax.tree.leaves(new), jax.tree.leaves(ref)))
+print("w:", np.round(np.asarray(new["w"]), 4), "b:", np.round(float(new["b"]), 4))
+print("replicated on every device:", new["w"].sharding.is_fully_replicated)
+print("max |pmap - one device| =", diff, "(tolerance 1e-6)")
+assert diff < 1e-6 and new["w"].sharding.is_fully_replicated

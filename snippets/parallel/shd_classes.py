@@ -1,0 +1,32 @@
+"""The sharding classes: every jax.Array has a Sharding; a plain jnp array has a SingleDeviceSharding."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+from jax.sharding import Mesh, NamedSharding, PartitionSpec, Sharding, SingleDeviceSharding
+
+plain = jnp.arange(16.0).reshape(2, 8)  # made without saying where: the default device
+print("plain:  ", type(plain.sharding).__name__, plain.sharding.device_set, "| committed:", plain.committed)
+assert isinstance(plain.sharding, SingleDeviceSharding)
+assert plain.sharding.device_set == {jax.devices()[0]} and not plain.committed
+
+mesh = jax.make_mesh((2, 4), ("x", "y"))
+spread = jax.device_put(plain, NamedSharding(mesh, PartitionSpec("x", "y")))
+named = spread.sharding
+print("spread: ", type(named).__name__, "| mesh:", type(named.mesh).__name__, "| spec:", named.spec)
+assert isinstance(named, NamedSharding) and spread.committed  # placed on purpose
+assert isinstance(named.mesh, Mesh) and isinstance(named.spec, PartitionSpec)
+assert jax.P is PartitionSpec  # the short alias
+
+# Sharding is the base class: both concrete shardings are Shardings, and both arrays are jax.Array.
+assert isinstance(plain.sharding, Sharding) and isinstance(named, Sharding)
+assert isinstance(plain, jax.Array) and isinstance(spread, jax.Array)
+print("both jax.Array:", isinstance(plain, jax.Array) and isinstance(spread, jax.Array))
+try:
+    Sharding().device_set  # the base class only declares the interface
+except NotImplementedError as err:
+    print("Sharding().device_set -> NotImplementedError:", err)
+else:
+    raise AssertionError("the base class should not implement device_set")

@@ -1,0 +1,26 @@
+"""P(): nothing is split; every device holds a full copy of the array."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((2, 4), ("x", "y"))
+host = np.arange(8 * 16, dtype=np.float32).reshape(8, 16)
+x = jax.device_put(host, NamedSharding(mesh, P()))  # an empty spec: replicated
+
+print(x.sharding)
+print("shards:", len(x.addressable_shards), "| fully replicated:", x.sharding.is_fully_replicated)
+for s in x.addressable_shards:
+    print(f"  {s.device}: data.shape={s.data.shape} replica_id={s.replica_id}")
+blocks = {s.index for s in x.addressable_shards}  # the distinct pieces of the array
+print("distinct blocks:", len(blocks), "| copies of each:", 8 // len(blocks))
+
+assert len(x.addressable_shards) == 8 and len(blocks) == 1
+assert all(s.data.shape == (8, 16) for s in x.addressable_shards)
+assert [s.replica_id for s in x.addressable_shards] == list(range(8))
+assert x.sharding.is_fully_replicated
+assert all(np.array_equal(s.data, host) for s in x.addressable_shards)
+jax.debug.visualize_array_sharding(x, use_color=False)

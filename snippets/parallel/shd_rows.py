@@ -1,0 +1,35 @@
+"""P('x'): rows split over x; the 4 devices along y hold copies of the same rows."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import numpy as np
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+
+def span(sl, size):
+    """A shard's slice as 'start:stop'; a dimension that is not split is slice(None)."""
+    return f"{sl.start or 0}:{size if sl.stop is None else sl.stop}"
+
+
+mesh = jax.make_mesh((2, 4), ("x", "y"))
+host = np.arange(8 * 16, dtype=np.float32).reshape(8, 16)
+x = jax.device_put(host, NamedSharding(mesh, P("x")))  # same as P("x", None)
+
+print(x.sharding)
+print("shards:", len(x.addressable_shards))
+for s in x.addressable_shards:
+    print(f"  {s.device}: data.shape={s.data.shape} rows {span(s.index[0], 8)} "
+          f"cols {span(s.index[1], 16)} replica_id={s.replica_id}")
+blocks = {s.index for s in x.addressable_shards}  # the distinct pieces of the array
+print("distinct blocks:", len(blocks), "| copies of each:", 8 // len(blocks))
+
+assert len(x.addressable_shards) == 8
+assert all(s.data.shape == (4, 16) for s in x.addressable_shards)
+assert len(blocks) == 2  # rows 0:4 on devices 0-3, rows 4:8 on devices 4-7
+assert [s.replica_id for s in x.addressable_shards] == [0, 1, 2, 3] * 2
+assert all(np.array_equal(s.data, host[s.index]) for s in x.addressable_shards)
+# A missing trailing entry means None: the two shardings place the same data the same way.
+assert x.sharding.is_equivalent_to(NamedSharding(mesh, P("x", None)), x.ndim)
+jax.debug.visualize_array_sharding(x, use_color=False)

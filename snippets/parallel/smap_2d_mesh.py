@@ -1,0 +1,38 @@
+"""On a 2-D mesh a collective acts over the axes you name: psum over "y" only, or over both."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import numpy as np
+from jax import P
+from jax.sharding import NamedSharding
+
+mesh = jax.make_mesh((4, 2), ("x", "y"))  # 4 rows of 2 devices
+host = np.arange(32.0, dtype=np.float32).reshape(8, 4)
+a = jax.device_put(host, NamedSharding(mesh, P("x", "y")))  # block (2, 2) per device
+seen = {}
+
+
+def over_y(block):
+    out = jax.lax.psum(block, "y")  # adds the 2 blocks within each row of the mesh
+    seen["y"] = (block.shape, out.shape, jax.typeof(out))
+    return out
+
+
+def over_both(block):
+    out = jax.lax.psum(block, ("x", "y"))  # adds all 8 blocks
+    seen["x, y"] = (block.shape, out.shape, jax.typeof(out))
+    return out
+
+
+# Still varying over x after the psum over y, so out_specs keeps x and drops y.
+row_sums = jax.shard_map(over_y, mesh=mesh, in_specs=P("x", "y"), out_specs=P("x", None))(a)
+total = jax.shard_map(over_both, mesh=mesh, in_specs=P("x", "y"), out_specs=P())(a)
+for axes, (block_in, block_out, out_type) in seen.items():
+    print(f"psum over {axes:4}: block {block_in} -> {block_out}, type {out_type}")
+print("global shapes:", row_sums.shape, total.shape)
+assert seen["y"][2].manual_axis_type.varying == {"x"}
+assert not seen["x, y"][2].manual_axis_type.varying
+assert np.array_equal(row_sums, host[:, :2] + host[:, 2:])
+assert np.array_equal(total, host.reshape(4, 2, 2, 2).sum(axis=(0, 2)))

@@ -1,0 +1,46 @@
+"""check_vma: JAX tracks which values vary across devices and checks out_specs against it."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+from jax import P
+from jax.sharding import NamedSharding
+
+mesh = jax.make_mesh((8,), ("x",))
+x = jax.device_put(jnp.arange(16.0), NamedSharding(mesh, P("x")))
+seen = {}
+
+
+def doubled(block):
+    seen["block"] = jax.typeof(block)  # recorded while tracing
+    return 2 * block  # still different on every device
+
+
+error = None
+try:  # out_specs=P() promises one value, the same on all devices: false here
+    jax.shard_map(doubled, mesh=mesh, in_specs=P("x"), out_specs=P())(x)
+except ValueError as err:
+    error = err
+print("block type:", seen["block"], "| varies over:", set(seen["block"].manual_axis_type.varying))
+message = next(line for line in str(error).splitlines() if line.startswith("out_specs is"))
+print(type(error).__name__ + ":", message)
+assert seen["block"].manual_axis_type.varying == {"x"}
+assert "out_specs is P() which implies that the corresponding output value is replicated" in message
+
+
+def summed(block):
+    total = jax.lax.psum(2 * block, "x")  # now every device holds the same value
+    seen["total"] = jax.typeof(total)
+    return total
+
+
+fixed = jax.shard_map(summed, mesh=mesh, in_specs=P("x"), out_specs=P())(x)
+print("after psum:", seen["total"], "->", fixed)
+assert not seen["total"].manual_axis_type.varying
+
+# check_vma=False removes the check, not the bug: one device's block comes back silently.
+unchecked = jax.shard_map(doubled, mesh=mesh, in_specs=P("x"), out_specs=P(), check_vma=False)(x)
+print("check_vma=False:", unchecked)
+assert unchecked.shape == (2,) and not jnp.array_equal(unchecked, fixed)

@@ -1,0 +1,37 @@
+"""Each JAX collective and the HLO operation it compiles to, read from the compiled program."""
+import os
+import re
+import warnings
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+from jax import P
+from jax.sharding import NamedSharding
+
+mesh = jax.make_mesh((8,), ("x",))
+x = jax.device_put(jnp.arange(64.0), NamedSharding(mesh, P("x")))  # block (8,) per device
+ring = [(i, (i + 1) % 8) for i in range(8)]
+collectives = {  # name: (per-device code, out_specs)
+    "psum": (lambda b: jax.lax.psum(b, "x"), P()),
+    "pmean": (lambda b: jax.lax.pmean(b, "x"), P()),
+    "pmax": (lambda b: jax.lax.pmax(b, "x"), P()),
+    "all_gather": (lambda b: jax.lax.all_gather(b, "x", tiled=True), P("x")),
+    "psum_scatter": (lambda b: jax.lax.psum_scatter(b, "x", tiled=True), P("x")),
+    "all_to_all": (lambda b: jax.lax.all_to_all(b, "x", 0, 0, tiled=True), P("x")),
+    "ppermute": (lambda b: jax.lax.ppermute(b, "x", perm=ring), P("x")),
+    "axis_index": (lambda b: b + jax.lax.axis_index("x"), P("x")),
+}
+HLO_OPS = "all-reduce|all-gather|reduce-scatter|all-to-all|collective-permute"
+found = {}
+print(f"{'JAX collective':15} HLO operation in the compiled program")
+for name, (body, out_specs) in collectives.items():
+    f = jax.jit(jax.shard_map(body, mesh=mesh, in_specs=P("x"), out_specs=out_specs))
+    hlo = f.lower(x).compile().as_text()
+    found[name] = sorted(set(re.findall(rf" ({HLO_OPS})(?:-start)?\(", hlo)))
+    print(f"{name:15} {', '.join(found[name]) or '(none: no communication)'}")
+assert found["psum"] == found["pmean"] == found["pmax"] == ["all-reduce"]
+assert found["all_gather"] == ["all-gather"] and found["psum_scatter"] == ["reduce-scatter"]
+assert found["all_to_all"] == ["all-to-all"] and found["ppermute"] == ["collective-permute"]
+assert found["axis_index"] == []

@@ -1,0 +1,36 @@
+"""On an Explicit mesh, shard_map checks in_specs against the argument's sharding type."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+from jax import P
+from jax.sharding import AxisType, NamedSharding
+
+mesh = jax.make_mesh((8,), ("x",))  # Explicit axes: shardings are part of the types
+x = jnp.arange(16.0)  # a plain array on one device: its type says "not split"
+double = jax.shard_map(lambda b: 2 * b, mesh=mesh, in_specs=P("x"), out_specs=P("x"))
+
+error = None
+try:
+    double(x)  # in_specs says "split over x", the type says otherwise
+except ValueError as err:
+    error = err
+print(type(error).__name__ + ":", error)
+assert "does not match the specs of the input" in str(error)
+
+# Fix 1: give the argument the sharding that in_specs describes.
+x_split = jax.reshard(x, NamedSharding(mesh, P("x")))
+print("fixed with reshard:", jax.typeof(double(x_split)))
+assert jnp.array_equal(double(x_split), 2 * x)
+
+# Fix 2: leave in_specs out; shard_map reads it from the argument's type.
+inferred = jax.shard_map(lambda b: 2 * b, mesh=mesh, out_specs=P("x"))(x_split)
+assert jnp.array_equal(inferred, 2 * x)
+
+# On a mesh with Auto axes, the same call splits the plain array itself.
+auto = jax.make_mesh((8,), ("x",), axis_types=(AxisType.Auto,))
+moved = jax.shard_map(lambda b: 2 * b, mesh=auto, in_specs=P("x"), out_specs=P("x"))(x)
+print("Auto mesh, plain array:", moved.sharding.spec)
+assert jnp.array_equal(moved, 2 * x)

@@ -1,0 +1,29 @@
+"""jax.shard_map runs your function once per device on that device's block; psum adds them up."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+from jax import P
+from jax.sharding import NamedSharding
+
+mesh = jax.make_mesh((8,), ("x",))
+x = jax.device_put(jnp.arange(32.0), NamedSharding(mesh, P("x")))  # 4 numbers per device
+
+
+def total(block):
+    print("each device sees a block of shape", block.shape)  # printed once, while tracing
+    partial = block.sum()  # this device's 4 numbers only
+    return jax.lax.psum(partial, "x")  # all-reduce: add the 8 partial sums
+
+
+result = jax.shard_map(total, mesh=mesh, in_specs=P("x"), out_specs=P())(x)
+print("psum of the partial sums:", result, "| x.sum():", x.sum())
+assert result.shape == () and result == x.sum()
+
+# Without the collective, out_specs=P("x") concatenates the 8 per-device results.
+partials = jax.shard_map(lambda b: b.sum(keepdims=True), mesh=mesh, in_specs=P("x"),
+                         out_specs=P("x"))(x)
+print("per-device partial sums:", partials)
+assert partials.shape == (8,) and partials.sum() == result

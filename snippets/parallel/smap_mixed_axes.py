@@ -1,0 +1,38 @@
+"""axis_names makes shard_map manual over some mesh axes; the others stay Explicit in the type."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+from jax import P
+from jax.sharding import NamedSharding
+
+mesh = jax.make_mesh((4, 2), ("x", "y"))  # both axes Explicit outside shard_map
+a = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P("x", "y")))
+seen = {}
+
+
+def body(block):
+    seen["block"] = jax.typeof(block)  # x: Manual (varying, {V:x}); y: Explicit (4@y)
+    return jax.reshard(block, P(None, None)) * 2  # allowed: y is an Explicit axis here
+
+
+def try_body(fn):
+    try:
+        jax.shard_map(fn, mesh=mesh, in_specs=P("x"), out_specs=P("x"), axis_names={"x"})(a)
+    except (ValueError, NameError) as err:
+        return err
+
+
+with jax.set_mesh(mesh):
+    out = jax.shard_map(body, mesh=mesh, in_specs=P("x"), out_specs=P("x"), axis_names={"x"})(a)
+    reshard_manual = try_body(lambda b: jax.reshard(b, P("x", None)))  # x is Manual inside
+    psum_explicit = try_body(lambda b: jax.lax.psum(b, "y"))  # y is not Manual inside
+print("inside shard_map:", seen["block"], "| result:", jax.typeof(out))
+print("reshard over x:", type(reshard_manual).__name__, "-", str(reshard_manual).split(". ")[0])
+print("psum over y:   ", type(psum_explicit).__name__, "-", str(psum_explicit).split(". ")[0])
+assert str(seen["block"]) == "float32[2,4@y]{V:x}"
+assert isinstance(reshard_manual, ValueError) and isinstance(psum_explicit, NameError)
+assert "cannot contain axis names that are of type Auto or Manual" in str(reshard_manual)
+assert "unbound axis name: y" in str(psum_explicit)

@@ -1,0 +1,32 @@
+"""shard_map takes its mesh from jax.set_mesh, and infers in_specs from Explicit-mode types."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+from jax import P
+from jax.sharding import NamedSharding
+
+mesh = jax.make_mesh((8,), ("x",))
+x = jax.device_put(jnp.arange(16.0), NamedSharding(mesh, P("x")))
+
+
+@jax.shard_map(in_specs=P("x"), out_specs=P("x"))  # no mesh=: it is read at call time
+def double(block):
+    return 2 * block
+
+
+error = None
+try:
+    double(x)  # no mesh= and no mesh in context
+except ValueError as err:
+    error = err
+print(type(error).__name__ + ":", error)
+assert "context mesh cannot be empty" in str(error)
+
+with jax.set_mesh(mesh):
+    y = double(x)
+    z = jax.shard_map(lambda b: b + 1, out_specs=P("x"))(x)  # in_specs read from x's type
+print("y:", jax.typeof(y), " z:", jax.typeof(z))
+assert jnp.array_equal(y, 2 * x) and jnp.array_equal(z, x + 1)
