@@ -80,3 +80,27 @@ def test_chinese_pages_are_chinese(site):
         assert '<html lang="zh-CN"' in text or "lang=\"zh_CN\"" in text, f"{page}: not marked as Chinese"
         main = text[text.find('<main'):]
         assert re.search(r"[\u4e00-\u9fff]", TAG_RE.sub("", main)), f"{page}: no Chinese text"
+
+
+def test_translations_are_applied(site):
+    """A translated string that Sphinx could not apply (for instance a msgstr that parses as a
+    list, or whose markup differs) silently leaves the English on the Chinese page: find it."""
+    import polib
+
+    from kbtools import catalogs, LOCALES
+
+    problems = []
+    for po in catalogs():
+        doc = po.relative_to(LOCALES / "zh_CN" / "LC_MESSAGES").with_suffix("")
+        page = site / "zh_CN" / f"{doc}.html"
+        if not page.exists():
+            continue
+        prose = re.sub(r"<pre>.*?</pre>", " ", page.read_text(encoding="utf-8"), flags=re.S)  # code, outputs
+        text = " ".join(html.unescape(TAG_RE.sub(" ", prose)).split())
+        for entry in polib.pofile(str(po)):
+            msgid = " ".join(entry.msgid.split())
+            plain = not re.search(r"[`*_\[\]{}<>$|\\]", msgid)
+            kept = msgid in " ".join(entry.msgstr.split())  # e.g. glossary terms: 分片（sharding）
+            if plain and entry.msgstr and not kept and len(msgid.split()) >= 3 and msgid in text:
+                problems.append(f"zh_CN/{doc}.html still shows the English: {msgid[:80]!r}")
+    assert not problems, "\n".join(problems)
