@@ -55,3 +55,13 @@ def test_catalogues_are_up_to_date(tmp_path):
         for msgid in sorted(msgids - translated):
             problems.append(f"docs/{doc}.md: not in the catalogue (run `nox -s i18n`, then translate): {msgid[:80]!r}")
     assert not problems, "\n".join(problems)
+
+
+def test_glossary_copy_matches_the_shared_glossary():
+    """docs/_data/GLOSSARY.tsv serves builds without ../shared; it must not drift from it."""
+    shared = ROOT.parent / "shared" / "GLOSSARY.tsv"
+    if not shared.exists():
+        pytest.skip("../shared/GLOSSARY.tsv is not beside this checkout (only CI and team machines have it)")
+    copy = ROOT / "docs" / "_data" / "GLOSSARY.tsv"
+    assert copy.read_text(encoding="utf-8") == shared.read_text(encoding="utf-8"), \
+        "docs/_data/GLOSSARY.tsv differs from ../shared/GLOSSARY.tsv: copy the shared one over it"
