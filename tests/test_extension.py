@@ -66,3 +66,21 @@ def test_provenance_text_in_both_languages():
     assert "CPU ×8（模拟设备；Linux x86_64，2 核）" in zh and "3.2 秒" in zh
     assert zh.startswith("本页在构建时执行：") and "jax 0.12.0.1" in zh
     assert set(kb.PROVENANCE_TEXT["en"]) == set(kb.PROVENANCE_TEXT["zh_CN"])
+
+
+def test_chinese_build_requires_jieba(monkeypatch):
+    """Without jieba Sphinx silently indexes no Chinese words; our build refuses instead."""
+    import sys
+    from types import SimpleNamespace
+
+    import pytest
+    from sphinx.errors import ExtensionError
+
+    import kb_reader
+
+    monkeypatch.setitem(sys.modules, "jieba", None)  # import jieba -> ImportError
+    app = SimpleNamespace(config=SimpleNamespace(language="zh_CN"), builder=SimpleNamespace(format="html"))
+    with pytest.raises(ExtensionError, match="needs jieba"):
+        kb_reader.on_builder_inited(app)
+    app.config.language = "en"
+    kb_reader.on_builder_inited(app)  # the English build does not need it
