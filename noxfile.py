@@ -28,10 +28,12 @@ ROOT = Path(__file__).resolve().parent
 BUILD = ROOT / "_build"
 HTML = BUILD / "html"
 LANGUAGES = ("en", "zh_CN")
-SPHINX_FLAGS = ["-W", "--keep-going", "-n", "-q", "-j", "auto"]  # pages execute in parallel
 # tests/ plus doctests: our extension's and test tools' docstrings, and `>>>` examples in pages.
 PYTEST_ARGS = ["tests", "docs", "--doctest-modules", "--doctest-glob=*.md",
                "--ignore=docs/_ext/kb_probe.py", "-p", "no:cacheprovider", "-n", "auto"]
+
+sys.path.insert(0, str(ROOT / "tests"))
+from kbtools import sphinx_command  # noqa: E402  (stdlib only: importable before the venv exists)
 
 nox.options.sessions = ["docs", "tests"]
 nox.options.default_venv_backend = "none"
@@ -67,13 +69,11 @@ def _env(session: nox.Session, name: str = "kb", requirements: str = "requiremen
 
 
 def _sphinx(session: nox.Session, bin_dir: Path, language: str, out: Path, *extra: str) -> None:
-    args = [str(bin_dir / "sphinx-build"), "-b", "html", "-c", str(ROOT), *SPHINX_FLAGS]
-    args += ["-d", str(BUILD / "doctrees" / language), "-D", f"language={language}"]
-    if language != "en":
-        # Code and outputs are shared: the translated build reads every page from the cache
-        # the English build filled, and fails if it would have to execute one.
-        args += ["-D", "kb_execute=0"]
-    session.run(*args, *extra, str(ROOT / "docs"), str(out), external=True)
+    # The translated build reads every page from the cache the English build filled, and fails if
+    # it would have to execute one (sphinx_command adds kb_execute=0).
+    args = sphinx_command(ROOT / "docs", out, doctrees=BUILD / "doctrees" / language, language=language,
+                          parallel=True, python=str(bin_dir / "python"), extra=extra)
+    session.run(*args, external=True)
 
 
 def _root_index(out: Path) -> None:
@@ -133,14 +133,12 @@ def page(session: nox.Session) -> None:
     )
     work = BUILD / "page" / chosen[0].relative_to(docs).with_suffix("").as_posix().replace("/", "-")
     bin_dir = _env(session)
-    extra = ["-D", f"nb_execution_cache_path={work / 'cache'}", "-D", "suppress_warnings=myst-nb.lexer"]
     session.env["KB_EXCLUDE_EXECUTION"] = ",".join(others)  # read by conf.py
     for language in LANGUAGES:
-        args = [str(bin_dir / "sphinx-build"), "-b", "html", "-c", str(ROOT), *SPHINX_FLAGS,
-                "-d", str(work / "doctrees" / language), "-D", f"language={language}", *extra]
-        if language != "en":
-            args += ["-D", "kb_execute=0"]
-        session.run(*args, str(docs), str(work / "html" / language), external=True)
+        args = sphinx_command(docs, work / "html" / language, doctrees=work / "doctrees" / language,
+                              language=language, cache=work / "cache", parallel=True,
+                              python=str(bin_dir / "python"), extra=["-D", "suppress_warnings=myst-nb.lexer"])
+        session.run(*args, external=True)
     session.log(f"Built {work / 'html'}/{{en,zh_CN}}/ (only {', '.join(session.posargs)} executed)")
 
 

@@ -23,18 +23,15 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-LANGUAGES = ("en", "zh_CN")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kbtools import LANGUAGES, ROOT, sphinx_command  # noqa: E402
 
 
 def build(work: Path, language: str) -> tuple[float, dict]:
-    args = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(ROOT), "-W", "--keep-going", "-n", "-q", "-j", "auto",
-            "-d", str(work / "doctrees" / language), "-D", f"language={language}",
-            "-D", f"nb_execution_cache_path={work / 'cache'}"]
-    if language != "en":
-        args += ["-D", "kb_execute=0"]
+    args = sphinx_command(work / "docs", work / "html" / language, doctrees=work / "doctrees" / language,
+                          language=language, cache=work / "cache", parallel=True)
     start = time.perf_counter()
-    result = subprocess.run([*args, str(work / "docs"), str(work / "html" / language)], capture_output=True, text=True)
+    result = subprocess.run(args, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     if result.returncode:
         sys.exit(f"build failed ({language}):\n{result.stdout}\n{result.stderr}")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kbtools import HTML, LANGUAGES, ROOT  # noqa: E402
+from kbtools import HTML, LANGUAGES, ROOT, sphinx_command  # noqa: E402
 
 collect_ignore = ["fixtures", "bench_build.py", "i18n_report.py"]
 
@@ -37,14 +37,8 @@ def sphinx_build(
     timeout: int = 600,
 ) -> subprocess.CompletedProcess:
     """Build a (fixture) project with the site's own conf.py, warnings as errors."""
-    args = [
-        sys.executable, "-m", "sphinx", "-b", builder, "-c", str(ROOT), "-W", "--keep-going", "-n", "-q",
-        "-d", str(out.parent / f"doctrees-{language}-{builder}"),
-        "-D", f"language={language}", "-D", f"nb_execution_cache_path={cache}", *extra,
-        str(src), str(out),
-    ]
-    if language != "en":
-        args[-2:-2] = ["-D", "kb_execute=0"]  # as nox -s docs: the translated build never executes
+    args = sphinx_command(src, out, doctrees=out.parent / f"doctrees-{language}-{builder}", language=language,
+                          cache=cache, builder=builder, extra=extra)
     return subprocess.run(
         args, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}
     )

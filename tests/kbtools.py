@@ -20,6 +20,22 @@ LANGUAGES = ("en", "zh_CN")
 sys.path.insert(0, str(DOCS / "_ext"))
 
 
+def sphinx_command(src: Path, out: Path, *, doctrees: Path, language: str = "en", cache: Path | None = None,
+                   builder: str = "html", parallel: bool = False, python: str = sys.executable,
+                   extra: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """The one way this project runs sphinx-build (nox sessions, fixture builds, the benchmark):
+    the site's conf.py, warnings as errors, and a translated build that never executes a cell."""
+    args = [python, "-m", "sphinx", "-b", builder, "-c", str(ROOT), "-W", "--keep-going", "-n", "-q"]
+    if parallel:
+        args += ["-j", "auto"]  # pages execute in parallel
+    args += ["-d", str(doctrees), "-D", f"language={language}"]
+    if cache is not None:
+        args += ["-D", f"nb_execution_cache_path={cache}"]
+    if language != "en":
+        args += ["-D", "kb_execute=0"]  # reads every page from the cache the English build filled
+    return [*args, *extra, str(src), str(out)]
+
+
 # ---------------------------------------------------------------------------------------------
 # Translations
 # ---------------------------------------------------------------------------------------------

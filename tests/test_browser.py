@@ -14,7 +14,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 
-from kbtools import HTML, SNIPPETS
+from kbtools import SNIPPETS
 
 CHROMIUM = os.environ.get("KB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",

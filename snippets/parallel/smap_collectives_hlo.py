@@ -1,7 +1,6 @@
 """Each JAX collective and the HLO operation it compiles to, read from the compiled program."""
 import os
 import re
-import warnings
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`

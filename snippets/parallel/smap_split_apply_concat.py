@@ -4,7 +4,6 @@ import os
 os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
 import jax
-import jax.numpy as jnp
 import numpy as np
 from jax import P
 from jax.sharding import NamedSharding
