@@ -284,11 +284,8 @@ def language_url(pagename: str, target: str) -> str:
 def on_doctree_read(app: Sphinx, doctree: nodes.document) -> None:
     """Remember the first paragraph (for og:description) and add the downloads line."""
     env = app.env
-    first = next(iter(doctree.findall(nodes.paragraph)), None)
-    for para in doctree.findall(nodes.paragraph):
-        if "kb-provenance" not in (para.parent.get("classes", []) if para.parent else []):
-            first = para
-            break
+    first = next((p for p in doctree.findall(nodes.paragraph)
+                  if "kb-provenance" not in (p.parent.get("classes", []) if p.parent else [])), None)
     descriptions = env.__dict__.setdefault("kb_descriptions", {})
     if first is not None:
         descriptions[env.docname] = " ".join(first.astext().split())[:300]
