@@ -1,6 +1,11 @@
 """Sphinx configuration for the JAX knowledge base (English source, Chinese via gettext).
 
 Build with `nox -s docs`; the source directory is `docs/`, this file is used with `-c .`.
+`nox` imports this file too (for `kb_languages`), so its top level uses the standard library only.
+
+Paths: those of this repository are spelled from ROOT (absolute); `locale_dirs`,
+`kb_snippets_dir` and `exclude_patterns` are relative to the source directory, because the
+fixture projects under tests/fixtures/ are built with this same file from their own sources.
 """
 
 import os
@@ -8,7 +13,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+DOCS = ROOT / "docs"
+# The one place that extends sys.path: our extension package, docs/_ext/kb.
+sys.path.insert(0, str(DOCS / "_ext"))
 
 # Page kernels inherit this process's environment. Snippets that need several devices set
 # JAX_NUM_CPU_DEVICES themselves before importing jax; giving every page kernel the same
@@ -26,14 +33,16 @@ extensions = [
     "myst_nb",
     "sphinx_design",
     "sphinx_copybutton",
-    "kb_pipeline",
-    "kb_reader",
+    "kb",  # docs/_ext/kb: one module per feature (see its docstring)
 ]
-templates_path = ["docs/_templates"]
+templates_path = [str(DOCS / "_templates")]
 
+# --- Pages (relative to the source directory) -------------------------------------------------
+# What is a page: every .md under the source directory except these (kb.common.source_pages).
 exclude_patterns = ["_build", "_data", "_ext", "_root", "_templates", "locales", "**/.ipynb_checkpoints"]
 source_suffix = {".md": "myst-nb"}
 root_doc = "index"
+kb_snippets_dir = "../snippets"  # every code cell loads a file from here (kb.cells)
 
 # --- MyST -----------------------------------------------------------------------------------
 myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
@@ -43,32 +52,42 @@ myst_heading_anchors = 3
 nb_execution_mode = "cache"
 nb_execution_cache_path = str(ROOT / "_build" / ".jupyter_cache")
 nb_execution_timeout = int(os.environ.get("KB_CELL_TIMEOUT", "300"))
-nb_execution_raise_on_error = False  # kb_pipeline reports the page, snippet and line instead
-nb_execution_show_tb = False  # kb_pipeline names snippet and line; the full traceback goes to reports/
+nb_execution_raise_on_error = False  # kb.failures reports the page, snippet and line instead
+nb_execution_show_tb = False  # kb.failures names snippet and line; the full traceback goes to reports/
 nb_execution_in_temp = True
 nb_execution_allow_errors = False
-# Only `nox -s page` (a drafting aid) sets this; the site build executes every page.
-nb_execution_excludepatterns = [p for p in os.environ.get("KB_EXCLUDE_EXECUTION", "").split(",") if p]
 nb_output_stderr = "warn"  # anything a snippet prints to stderr (warnings!) fails the build
 nb_merge_streams = True
+# `nox -s page` (a drafting aid) names the pages to execute; the site build executes every page.
+if os.environ.get("KB_EXECUTE_ONLY"):
+    from kb.common import source_pages
 
-# --- Languages --------------------------------------------------------------------------------
-language = "en"
-locale_dirs = ["locales/"]  # relative to docs/
+    _chosen = set(os.environ["KB_EXECUTE_ONLY"].split(","))
+    nb_execution_excludepatterns = [
+        str(DOCS / f"{page}.md") for page in source_pages(DOCS, exclude_patterns, source_suffix) if page not in _chosen
+    ]
+
+# --- Languages: the one table (kb.languages; nox reads it too) -------------------------------
+# The source language comes first; only its build executes cells, the others read its cache.
+kb_languages = {
+    "en": {"hreflang": "en", "og_locale": "en_US", "label": "English", "switch": "Read this page in English",
+           "title": "JAX for PyTorch users", "execute": True},
+    "zh_CN": {"hreflang": "zh-CN", "og_locale": "zh_CN", "label": "简体中文", "switch": "阅读本页中文版",
+              "title": "写给 PyTorch 用户的 JAX 指南", "execute": False},
+}
+language = next(iter(kb_languages))
+locale_dirs = ["locales/"]  # relative to the source directory
 gettext_compact = False
 gettext_uuid = False
 gettext_location = True
 
 # --- HTML -------------------------------------------------------------------------------------
 html_theme = "sphinx_book_theme"
-html_title = "JAX for PyTorch users"
-# Site titles of the translated builds (kb_pipeline picks the one for the build's language).
-kb_html_titles = {"zh_CN": "写给 PyTorch 用户的 JAX 指南"}
-html_static_path = ["docs/_static"]
+html_static_path = [str(DOCS / "_static")]
 html_css_files = ["kb.css"]
 html_js_files = ["kb.js"]
-html_favicon = "docs/_static/kb-favicon.svg"
-html_search_scorer = str(ROOT / "docs" / "_static" / "kb-scorer.js")  # page titles rank first
+html_favicon = str(DOCS / "_static" / "kb-favicon.svg")
+html_search_scorer = str(DOCS / "_static" / "kb-scorer.js")  # page titles rank first
 html_theme_options = {
     "show_toc_level": 2,
     "use_download_button": True,
@@ -76,7 +95,6 @@ html_theme_options = {
     # The language switch sits with the page's own buttons, on every page.
     "article_header_end": ["kb-lang-switch.html", "article-header-buttons.html"],
 }
-html_additional_pages = {"404": "kb-404.html"}
 html_context = {"default_mode": "auto"}  # the theme logs a console error without it
 # Absolute URLs for hreflang, og:url and the sitemap; relative ones when unset.
 html_baseurl = os.environ.get("KB_BASE_URL", "")

@@ -9,38 +9,40 @@ import re
 import polib
 import pytest
 
-from conftest import sphinx_build
-from kbtools import broken_internal_links, catalog_report
-
-
-def build(project, tmp_path, **kwargs):
-    return sphinx_build(project / "docs", tmp_path / "out" / kwargs.get("language", "en"),
-                        cache=tmp_path / "cache", **kwargs)
+from tools.catalogs import catalog_report
+from tools.site import broken_internal_links
 
 
 def log(result):
     return result.stdout + result.stderr
 
 
-def test_good_fixture_builds_in_both_languages_and_zh_executes_nothing(fixture_project, tmp_path):
+def test_good_fixture_builds_in_both_languages_and_zh_executes_nothing(fixture_project, build_project, tmp_path):
     project = fixture_project()
-    en = build(project, tmp_path)
+    en = build_project(project)
     assert en.returncode == 0, log(en)
-    zh = build(project, tmp_path, language="zh_CN")
+    zh = build_project(project, language="zh_CN")
     assert zh.returncode == 0, log(zh)
     report = json.loads((tmp_path / "out" / "zh_CN" / "_kb_build.json").read_text())
     assert report["executed"] == []
     assert json.loads((tmp_path / "out" / "en" / "_kb_build.json").read_text())["executed"] == ["sec/page"]
     page = (tmp_path / "out" / "zh_CN" / "sec" / "page.html").read_text(encoding="utf-8")
     assert "一个页面" in page and "本页在构建时执行" in page
+    assert "下载：" in page and "本页的程序：" in page  # the interface catalogue (kb.po) is applied
     assert page.count('class="sd-tab-label"') == 2  # the two cells became one tab set
     assert not broken_internal_links(tmp_path / "out" / "zh_CN")
 
 
-def test_chinese_build_refuses_to_execute(fixture_project, tmp_path):
-    zh = build(fixture_project(), tmp_path, language="zh_CN")
+def test_chinese_build_refuses_to_execute(fixture_project, build_project):
+    zh = build_project(fixture_project(), language="zh_CN")
     assert zh.returncode != 0
     assert "must not execute" in log(zh) and "sec/page" in log(zh)
+
+
+def test_language_missing_from_the_table_stops_the_build(fixture_project, build_project):
+    result = build_project(fixture_project(), language="fr")
+    assert result.returncode != 0
+    assert "'fr' is not in kb_languages (conf.py)" in log(result), log(result)
 
 
 @pytest.mark.parametrize(
@@ -52,33 +54,49 @@ def test_chinese_build_refuses_to_execute(fixture_project, tmp_path):
     ],
     ids=["raises", "assertion", "hangs"],
 )
-def test_failing_snippet_fails_the_build_naming_page_snippet_line(fixture_project, tmp_path, code, line, message):
+def test_failing_snippet_fails_the_build_naming_page_snippet_line(fixture_project, build_project, code, line, message):
     project = fixture_project()
     (project / "snippets" / "sec" / "jax_side.py").write_text(code)
-    result = build(project, tmp_path, env={"KB_CELL_TIMEOUT": "5"})
+    result = build_project(project, env={"KB_CELL_TIMEOUT": "5"})
     assert result.returncode != 0
     text = log(result)
     where = "snippets/sec/jax_side.py" + (f":{line}" if line else "")
-    assert re.search(rf"page\.md: page sec/page failed to execute, in snippet {re.escape(where)}\b", text), text
+    assert re.search(rf"page\.md: ERROR: page sec/page failed to execute, in snippet {re.escape(where)}\b", text), text
     assert message in text, text
 
 
-def test_inline_code_cell_fails_the_build(fixture_project, tmp_path):
+def test_inline_code_cell_fails_the_build(fixture_project, build_project):
     project = fixture_project()
     page = project / "docs" / "sec" / "page.md"
     page.write_text(page.read_text() + "\n```{code-cell} python\nprint('inline')\n```\n")
-    result = build(project, tmp_path)
+    result = build_project(project)
     assert result.returncode != 0
-    assert re.search(r"sec/page\.md:\d+: code cell without ':load:' \(page sec/page\)", log(result)), log(result)
+    assert re.search(r"sec/page\.md:\d+: ERROR: code cell without ':load:'.* \(page sec/page\)", log(result)), log(result)
 
 
-def test_load_from_outside_snippets_fails_the_build(fixture_project, tmp_path):
+def test_load_from_outside_snippets_fails_the_build(fixture_project, build_project):
     project = fixture_project()
     (project / "docs" / "sec" / "elsewhere.py").write_text('"""x"""\nassert 1 + 1 == 2\nprint(2)\n')
     page = project / "docs" / "sec" / "page.md"
     page.write_text(page.read_text() + "\n```{code-cell} python\n:load: elsewhere.py\n```\n")
-    result = build(project, tmp_path)
+    result = build_project(project)
     assert result.returncode != 0 and "is outside" in log(result), log(result)
+
+
+def test_misspelled_load_names_page_line_and_the_closest_snippet(fixture_project, build_project):
+    """A typo in ``:load:`` is reported at the page and line, with a suggestion, before MyST-NB reads
+    the page (MyST-NB alone stops with a traceback that names neither)."""
+    project = fixture_project()
+    page = project / "docs" / "sec" / "page.md"
+    text = page.read_text()
+    line = text.split("\n").index(":load: ../../snippets/sec/jax_side.py")  # 1-based line of the fence
+    page.write_text(text.replace("snippets/sec/jax_side.py", "snippets/sec/jax_sde.py"))
+    result = build_project(project)
+    assert result.returncode != 0
+    expected = (rf"sec/page\.md:{line}: ERROR: ':load: \.\./\.\./snippets/sec/jax_sde\.py' does not exist; "
+                rf"did you mean jax_side\.py\? \(page sec/page\)")
+    assert re.search(expected, log(result)), log(result)
+    assert "Traceback" not in log(result) and "parallel build error" not in log(result).lower(), log(result)
 
 
 def _edit_translation(project, old, new):
@@ -94,7 +112,7 @@ def _edit_translation(project, old, new):
     return po
 
 
-def test_broken_markup_in_translation_fails_build_and_tests(fixture_project, tmp_path):
+def test_broken_markup_in_translation_fails_build_and_tests(fixture_project, build_project):
     project = fixture_project()
     msgid = "Back to {ref}`fixture-page`."
 
@@ -104,10 +122,10 @@ def test_broken_markup_in_translation_fails_build_and_tests(fixture_project, tmp
     po = _edit_translation(project, msgid, breaks)
     problems = catalog_report(po).broken
     assert problems and "unbalanced backquotes" in problems[0][1][0]
-    assert "docs/sec/page.md" in problems[0][0].occurrences[0][0] or problems[0][0].occurrences
-    en = build(project, tmp_path)
+    assert [file for file, _ in problems[0][0].occurrences] == ["docs/sec/page.md"]
+    en = build_project(project)
     assert en.returncode == 0, log(en)
-    zh = build(project, tmp_path, language="zh_CN")
+    zh = build_project(project, language="zh_CN")
     assert zh.returncode != 0
     assert "page.md" in log(zh) and "inconsistent" in log(zh), log(zh)
 
@@ -130,11 +148,11 @@ def test_untranslated_or_fuzzy_string_fails_the_tests(fixture_project, kind):
 
 
 @pytest.mark.parametrize("link", ["{ref}`no-such-label`", "[gone](missing.md)", "[gone](page.md#no-such-anchor)"])
-def test_missing_internal_link_or_anchor_fails_the_build(fixture_project, tmp_path, link):
+def test_missing_internal_link_or_anchor_fails_the_build(fixture_project, build_project, link):
     project = fixture_project()
     page = project / "docs" / "sec" / "page.md"
     page.write_text(page.read_text() + f"\nSee {link}.\n")
-    result = build(project, tmp_path)
+    result = build_project(project)
     assert result.returncode != 0
     assert "page.md" in log(result), log(result)
 

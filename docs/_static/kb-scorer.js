@@ -1,4 +1,4 @@
-/* kb_reader: Sphinx's search scorer, with one change. A page whose own title contains a word of
+/* kb (conf.py: html_search_scorer): Sphinx's search scorer, with one change. A page whose own title contains a word of
    the query ranks above pages that only mention it in passing, so that 如何计算梯度 puts the page
    about gradients first. (Sphinx counts a word in any section title the same as in the page
    title, and keeps only the best single word's score per page.) */

@@ -1,4 +1,4 @@
-// kb_reader: the language switch keeps the reader's place (the #section of the page).
+// kb.language_nav: the language switch keeps the reader's place (the #section of the page).
 document.addEventListener("DOMContentLoaded", () => {
   for (const link of document.querySelectorAll("a[data-kb-lang-switch]")) {
     const base = link.getAttribute("href").split("#")[0];

@@ -1,5 +1,5 @@
-# Added by kb_pipeline as the last, hidden cell of every executed page: it reports what the
-# page ran with, and the page shows it once. It reads the page kernel's state; it is not a snippet.
+# Added by kb.cells as the last, hidden cell of every executed page (see kb.provenance): it reports
+# what the page ran with, and the page shows it once. It reads the page kernel's state; it is not a snippet.
 import datetime as _dt
 import importlib.metadata as _md
 import json as _json

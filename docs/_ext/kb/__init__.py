@@ -1,0 +1,51 @@
+"""kb: the Sphinx extensions of the JAX knowledge base, one feature per module.
+
+``extensions = [..., "kb"]`` in ``conf.py`` sets up every module below with
+``app.setup_extension``. Each module's docstring is its numbered specification; its pure functions
+carry doctests (run by ``nox -s tests``).
+
+Making every page an executed, checked program:
+
+- ``kb.cells``: every code cell loads a snippet; snippets are page dependencies; the probe is added.
+- ``kb.execution``: pages execute once (source language only); the build report.
+- ``kb.failures``: a failing page names its snippet and line.
+- ``kb.provenance``: the versions, devices and machine each page ran with.
+- ``kb.tabs``: adjacent ``:tab:`` cells become one synced tab set.
+
+What a reader of the two-language site meets:
+
+- ``kb.languages``: the language table (``kb_languages`` in ``conf.py``) and the site title.
+- ``kb.translations``: our interface strings through gettext (``kb/locales/``).
+- ``kb.language_nav``: the language switch, ``hreflang`` alternates, the sitemap.
+- ``kb.page_meta``: page descriptions and Open Graph tags.
+- ``kb.notfound``: the 404 page.
+- ``kb.downloads``: a page's programs and notebook for download.
+- ``kb.search_zh``: Chinese search (jieba, a glossary dictionary, the query splitter).
+- ``kb.api_links``: API names in prose link to the official reference.
+
+Shared constants and helpers live in ``kb.common``; the hidden probe cell is ``probe_cell.py``.
+"""
+
+from __future__ import annotations
+
+MODULES = (
+    "kb.languages",
+    "kb.translations",
+    "kb.cells",
+    "kb.execution",
+    "kb.failures",
+    "kb.provenance",
+    "kb.tabs",
+    "kb.downloads",
+    "kb.api_links",
+    "kb.search_zh",
+    "kb.notfound",
+    "kb.language_nav",
+    "kb.page_meta",
+)
+
+
+def setup(app):
+    for module in MODULES:
+        app.setup_extension(module)
+    return {"version": "2.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,170 @@
+"""kb.cells: every code cell of a page loads a snippet, and the page depends on its snippets.
+
+1. ``scan_code_cells(text)`` finds the top-level ``{code-cell}`` fences of a MyST notebook with
+   their options, first and last line.
+2. ``check_page(text, page, snippets_dir)`` is the rule, defined once (the build and
+   ``tests/test_pages.py`` both call it): a cell must ``:load:`` an existing file under the
+   snippets directory and hold no inline code. It returns the problems, each with its line; a
+   missing file comes with the closest existing name ("did you mean jit_inline.py?").
+3. When the page is read (``source-read``, before MyST-NB parses it) each problem is logged as an
+   error at the page and line, and the offending cell is blanked out (its lines kept, so later line
+   numbers stay right) so that MyST-NB does not stop the build with a traceback of its own.
+4. The snippets a page loads become its dependencies: editing one snippet re-reads, and so
+   re-executes, only the pages that load it.
+5. The hidden probe cell (``probe_cell.py``, see ``kb.provenance``) is appended to every page that
+   loads snippets, after the page's own lines so their numbers stay as written.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from sphinx.util import logging
+
+from .common import PROBE_TAG
+
+logger = logging.getLogger(__name__)
+
+FRONT_MATTER_RE = re.compile(r"\A---\n.*?\n---\n", re.S)
+CODE_CELL_RE = re.compile(r"^(`{3,}|~{3,})\{code-cell\}")
+PROBE_FILE = Path(__file__).with_name("probe_cell.py")
+
+
+class Problem(NamedTuple):
+    line: int
+    message: str
+
+
+def scan_code_cells(text: str) -> list[dict[str, Any]]:
+    """Find the top-level ``{code-cell}`` fences of a MyST notebook and their options.
+
+    >>> cells = scan_code_cells("---\\nfile_format: mystnb\\n---\\n"
+    ...     "```{code-cell} python\\n:load: ../../snippets/a.py\\n:tab: JAX\\n```\\n"
+    ...     "```{code-cell} python\\nprint(1)\\n```\\n")
+    >>> [(c["line"], c["end"], c["options"].get("load"), c["inline"]) for c in cells]
+    [(4, 7, '../../snippets/a.py', False), (8, 10, None, True)]
+    """
+    cells = []
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        m = CODE_CELL_RE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        fence = m.group(1)
+        start = i
+        i += 1
+        options: dict[str, str] = {}
+        body: list[str] = []
+        in_yaml = False
+        closing = re.compile(rf"{re.escape(fence[0])}{{{len(fence)},}}\s*")
+        while i < len(lines) and not closing.fullmatch(lines[i]):
+            line = lines[i]
+            if not body and line.strip() == "---":
+                in_yaml = not in_yaml
+            elif in_yaml or (not body and line.startswith(":")):
+                key, _, value = line.lstrip(":").partition(":")
+                options[key.strip()] = value.strip()
+            elif line.strip() or body:
+                body.append(line)
+            i += 1
+        cells.append({"line": start + 1, "end": min(i + 1, len(lines)), "options": options,
+                      "inline": any(b.strip() for b in body)})
+        i += 1
+    return cells
+
+
+def is_notebook(text: str) -> bool:
+    """Whether a page is a MyST notebook (its front matter names mystnb or jupytext)."""
+    head = FRONT_MATTER_RE.match(text)
+    return bool(head) and ("mystnb" in head.group(0) or "jupytext" in head.group(0))
+
+
+def _closest(path: Path) -> str:
+    if not path.parent.is_dir():
+        return ""
+    names = sorted(p.name for p in path.parent.iterdir() if p.suffix == path.suffix)
+    match = difflib.get_close_matches(path.name, names, n=1)
+    return f"; did you mean {match[0]}?" if match else ""
+
+
+def check_page(text: str, page: Path, snippets_dir: Path) -> tuple[list[Problem], list[Path]]:
+    """The problems of a page's code cells, and the snippet files it loads.
+
+    >>> import tempfile
+    >>> root = Path(tempfile.mkdtemp())
+    >>> (root / "snippets" / "core").mkdir(parents=True)
+    >>> _ = (root / "snippets" / "core" / "jit_inline.py").write_text("print(1)")
+    >>> page = root / "docs" / "core" / "jit.md"
+    >>> problems, loaded = check_page("```{code-cell} python\\n:load: ../../snippets/core/jit_inlin.py\\n```\\n"
+    ...                               "```{code-cell} python\\n:load: ../../snippets/core/jit_inline.py\\n```\\n",
+    ...                               page, root / "snippets")
+    >>> problems
+    [Problem(line=1, message="':load: ../../snippets/core/jit_inlin.py' does not exist; did you mean jit_inline.py?")]
+    >>> [p.name for p in loaded]
+    ['jit_inline.py']
+    """
+    snippets_dir = snippets_dir.resolve()
+    problems: list[Problem] = []
+    loaded: list[Path] = []
+    for cell in scan_code_cells(text):
+        target = cell["options"].get("load")
+        if cell["inline"] or not target:
+            problems.append(Problem(cell["line"], (
+                f"code cell without ':load:'. Every code cell loads its code from a runnable file under "
+                f"{snippets_dir.name}/, e.g. ':load: ../../snippets/<section>/<name>.py'; inline code is not allowed.")))
+            continue
+        path = (page.parent / target).resolve()
+        if not path.is_relative_to(snippets_dir):
+            problems.append(Problem(cell["line"], f"':load: {target}' is outside {snippets_dir}."))
+        elif not path.is_file():
+            problems.append(Problem(cell["line"], f"':load: {target}' does not exist{_closest(path)}"))
+        else:
+            loaded.append(path)
+    return problems, loaded
+
+
+def blank_lines(text: str, first: int, last: int) -> str:
+    """``text`` with lines ``first``..``last`` (1-based, inclusive) emptied, line count kept.
+
+    >>> blank_lines("a\\nb\\nc\\nd", 2, 3)
+    'a\\n\\n\\nd'
+    """
+    lines = text.split("\n")
+    for index in range(first - 1, min(last, len(lines))):
+        lines[index] = ""
+    return "\n".join(lines)
+
+
+def on_source_read(app, docname: str, source: list[str]) -> None:
+    text = source[0]
+    if not is_notebook(text):
+        return
+    page = Path(app.env.doc2path(docname))
+    snippets_dir = Path(app.srcdir) / app.config.kb_snippets_dir
+    problems, loaded = check_page(text, page, snippets_dir)
+    if problems:
+        bad = {p.line for p in problems}
+        for problem in problems:
+            logger.error(f"{problem.message} (page {docname})", location=(docname, problem.line))
+        for cell in scan_code_cells(text):
+            if cell["line"] in bad:
+                text = blank_lines(text, cell["line"], cell["end"])
+    for path in loaded:
+        app.env.note_dependency(path)
+    if loaded:
+        probe = os.path.relpath(PROBE_FILE, page.parent)
+        app.env.note_dependency(PROBE_FILE)
+        text = text.rstrip("\n") + f"\n\n```{{code-cell}} python\n:load: {probe}\n:tags: [remove-input, {PROBE_TAG}]\n```\n"
+    source[0] = text
+
+
+def setup(app):
+    app.add_config_value("kb_snippets_dir", "../snippets", "env", types=[str])
+    app.connect("source-read", on_source_read)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

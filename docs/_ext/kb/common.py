@@ -1,0 +1,153 @@
+"""kb.common: what several kb modules share, defined once.
+
+1. The box near the top of a page that says how it was built: ``BOX_CLASS`` marks it and
+   ``header_box(doctree)`` finds it, or creates it right after the page title. The provenance
+   line and the downloads line both go into it, so neither depends on the other's handler having
+   run first.
+2. ``PROBE_TAG``: the tag of the hidden last cell that reports what a page ran with;
+   ``code_cells(doctree)`` are a page's code cells and ``is_probe(cell)`` tells the probe apart.
+3. ``PageState``: facts about pages kept on the build environment (``env.kb_<name>``, a dict keyed
+   by page), merged from parallel readers (``sphinx -j``) and dropped when their page is re-read.
+   Every kb module keeps its per-page state this way and no other.
+4. ``source_pages()``: the pages of a source tree, found exactly as Sphinx finds them (its own
+   ``Project.discover`` with the site's ``exclude_patterns``).
+5. ``glossary_path()``: where the glossary is read from.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable
+
+from docutils import nodes
+
+BOX_CLASS = "kb-provenance"
+PROBE_TAG = "kb-provenance"
+
+
+# --------------------------------------------------------------------------------------------
+# 1 + 2: the header box and code cells
+# --------------------------------------------------------------------------------------------
+
+
+def code_cells(doctree: nodes.Node) -> list[nodes.container]:
+    """The code cells of a page (MyST-NB's ``cell_code`` containers), the probe included."""
+    return [n for n in doctree.findall(nodes.container) if n.get("nb_element") == "cell_code"]
+
+
+def cell_options(cell: nodes.Element) -> dict[str, Any]:
+    """The options of a code cell (``:load:``, ``:tab:``, ``:tags:``)."""
+    return cell.get("cell_metadata") or {}
+
+
+def is_probe(cell: nodes.Element) -> bool:
+    return PROBE_TAG in (cell_options(cell).get("tags") or [])
+
+
+def in_header_box(node: nodes.Node) -> bool:
+    parent = node.parent
+    return parent is not None and BOX_CLASS in parent.get("classes", [])
+
+
+def header_box(doctree: nodes.document, create: bool = True) -> nodes.container | None:
+    """The page's header box; made after the first title when ``create`` and there is none.
+
+    >>> from docutils.utils import new_document
+    >>> from docutils.frontend import get_default_settings
+    >>> from docutils.parsers.rst import Parser
+    >>> doc = new_document("page", get_default_settings(Parser))
+    >>> section = nodes.section("", nodes.title("", "Title"), nodes.paragraph("", "Text."))
+    >>> doc += section
+    >>> header_box(doc, create=False) is None
+    True
+    >>> box = header_box(doc)
+    >>> [type(n).__name__ for n in section.children], header_box(doc) is box
+    (['title', 'container', 'paragraph'], True)
+    """
+    for node in doctree.findall(nodes.container):
+        if BOX_CLASS in node.get("classes", []):
+            return node
+    if not create:
+        return None
+    box = nodes.container(classes=[BOX_CLASS])
+    section = next(iter(doctree.findall(nodes.section)), None)
+    if section is None:
+        doctree.insert(0, box)
+    else:
+        section.insert(1 if section.children and isinstance(section[0], nodes.title) else 0, box)
+    return box
+
+
+# --------------------------------------------------------------------------------------------
+# 3: per-page state on the environment
+# --------------------------------------------------------------------------------------------
+
+
+class PageState:
+    """Per-page facts of one kind, stored as ``env.kb_<name>`` (a dict: page -> value).
+
+    ``per_build=True`` forgets every page at the start of each build's reading (for facts such as
+    "executed by this build"); otherwise an entry lives until its page is re-read or removed.
+
+    >>> from types import SimpleNamespace
+    >>> state, env, other = PageState("seen"), SimpleNamespace(), SimpleNamespace()
+    >>> state.set(env, "a", 1); state.set(other, "b", 2)
+    >>> state.merge(None, env, ["b"], other); state.of(env)
+    {'a': 1, 'b': 2}
+    >>> state.purge(None, env, "a"); state.of(env)
+    {'b': 2}
+    """
+
+    def __init__(self, name: str, per_build: bool = False) -> None:
+        self.attr = f"kb_{name}"
+        self.per_build = per_build
+
+    def of(self, env: Any) -> dict[str, Any]:
+        if not isinstance(getattr(env, self.attr, None), dict):
+            setattr(env, self.attr, {})
+        return getattr(env, self.attr)
+
+    def set(self, env: Any, docname: str, value: Any) -> None:
+        self.of(env)[docname] = value
+
+    def get(self, env: Any, docname: str, default: Any = None) -> Any:
+        return self.of(env).get(docname, default)
+
+    def merge(self, app, env, docnames: Iterable[str], other) -> None:
+        self.of(env).update(self.of(other))
+
+    def purge(self, app, env, docname: str) -> None:
+        self.of(env).pop(docname, None)
+
+    def reset(self, app, env, docnames) -> None:
+        self.of(env).clear()
+
+    def connect(self, app) -> "PageState":
+        app.connect("env-merge-info", self.merge)
+        app.connect("env-purge-doc", self.purge)
+        if self.per_build:
+            app.connect("env-before-read-docs", self.reset)
+        return self
+
+
+# --------------------------------------------------------------------------------------------
+# 4 + 5: pages and the glossary
+# --------------------------------------------------------------------------------------------
+
+
+def source_pages(srcdir: Path, exclude_patterns: Iterable[str], source_suffix: dict[str, str]) -> list[str]:
+    """The page names (``core/jit``) of a source tree, as Sphinx itself discovers them."""
+    from sphinx.project import Project
+
+    return sorted(Project(srcdir, source_suffix).discover(list(exclude_patterns)))
+
+
+def glossary_copies(root: Path) -> tuple[Path, Path]:
+    """The team's glossary (``../shared`` beside the repository) and the repository's copy of it."""
+    return root.parent / "shared" / "GLOSSARY.tsv", root / "docs" / "_data" / "GLOSSARY.tsv"
+
+
+def glossary_path(root: Path) -> Path:
+    """The glossary the build reads: the team's where it is beside the repository, else the copy."""
+    shared, copy = glossary_copies(root)
+    return shared if shared.exists() else copy

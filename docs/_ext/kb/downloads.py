@@ -1,0 +1,82 @@
+"""kb.downloads: each page with code offers its programs and itself for download.
+
+1. A page with code cells gets a downloads line in its header box (``kb.common.header_box``):
+   the page as a notebook (``.ipynb``, with its outputs) and each snippet it loads (``.py``, once
+   each, in page order). The words come from ``kb.translations``.
+2. At the end of an HTML build the executed notebooks MyST-NB wrote are copied to
+   ``_kb/notebooks/<page>.ipynb``, without the hidden provenance cell and the timing metadata.
+
+Sphinx's ``{download}`` role needs one role per file in the page's source; kb builds the line from
+the cells themselves so no page repeats its ``:load:`` paths.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from docutils import nodes
+from sphinx import addnodes
+
+from .common import PROBE_TAG, cell_options, code_cells, header_box, is_probe
+from .translations import _, format_nodes, separator
+
+NOTEBOOKS = "_kb/notebooks"
+
+
+def _relative(pagename: str, target: str) -> str:
+    """
+    >>> _relative("core/jit", "_kb/notebooks/core/jit.ipynb")
+    '../_kb/notebooks/core/jit.ipynb'
+    """
+    return "../" * pagename.count("/") + target
+
+
+def add_downloads(app, doctree: nodes.document) -> None:
+    if app.builder.format != "html":
+        return
+    env, docname = app.env, app.env.docname
+    loads = list(dict.fromkeys(cell_options(c).get("load") for c in code_cells(doctree) if not is_probe(c)))
+    loads = [load for load in loads if load]
+    if not loads:
+        return
+    source = Path(env.doc2path(docname))
+    notebook = nodes.reference("", f"{_('this page as a notebook')} (.ipynb)",
+                               refuri=_relative(docname, f"{NOTEBOOKS}/{docname}.ipynb"), classes=["kb-download-ipynb"])
+    programs: list[nodes.Node] = []
+    for load in loads:
+        if programs:
+            programs.append(nodes.Text(separator(_("{program}, {next_program}"))))
+        name = (source.parent / load).name
+        ref = addnodes.download_reference("", "", reftarget=load, refdoc=docname, refexplicit=True,
+                                          classes=["kb-download-py"])
+        # Registered by hand: Sphinx's own download collector has already run for this page.
+        rel_filename, _abs = env.relfn2path(load, docname)
+        ref["filename"] = env.dlfiles.add_file(docname, rel_filename).as_posix()
+        ref += nodes.literal(name, name)
+        programs.append(ref)
+    para = nodes.paragraph(classes=["kb-downloads"])
+    para += nodes.strong(text=str(_("Download: ")))
+    para.extend(format_nodes(_("{notebook} · its programs: {programs}"), notebook=notebook, programs=programs))
+    header_box(doctree).append(para)
+
+
+def copy_notebooks(app, exception) -> None:
+    """Executed notebooks into _kb/notebooks/, without the hidden provenance cell."""
+    if exception is not None or app.builder.format != "html":
+        return
+    folder = Path(app.env.mystnb_config.output_folder)
+    for notebook in folder.rglob("*.ipynb"):
+        data = json.loads(notebook.read_text(encoding="utf-8"))
+        data["cells"] = [c for c in data["cells"] if PROBE_TAG not in c.get("metadata", {}).get("tags", [])]
+        for cell in data["cells"]:
+            cell.get("metadata", {}).pop("execution", None)
+        target = Path(app.outdir) / NOTEBOOKS / notebook.relative_to(folder)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+def setup(app):
+    app.connect("doctree-read", add_downloads)
+    app.connect("build-finished", copy_notebooks)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,31 @@
+/* kb.search_zh: split a query with the search index's own vocabulary, longest match first, so
+   that a Chinese sentence becomes the index terms it contains; Latin words split as usual.
+   Sphinx places this code (js_splitter_code) inside language_data.js of the Chinese build. */
+// Words a question is made of that say nothing about its subject ("how do I ... ?").
+var KB_QUERY_STOPWORDS = new Set(["如何", "怎么", "怎样", "什么", "为什么", "哪些", "是否", "可以", "能否", "我们", "我的", "一个", "这个", "那个", "使用", "进行", "需要", "时候"]);
+var KB_LONGEST_TERM = 12;
+var splitQuery = (query) => {
+  const index = (typeof Search !== "undefined" && Search._index) ? Search._index : null;
+  const known = (w) => index !== null && (w in index.terms || w in index.titleterms);
+  const out = [];
+  const chunks = query.split(/[^\p{Letter}\p{Number}_\p{Emoji_Presentation}]+/gu).filter((t) => t);
+  for (const chunk of chunks) {
+    for (const part of chunk.match(/[\u3400-\u9fff]+|[^\u3400-\u9fff]+/g) || []) {
+      if (!/[\u3400-\u9fff]/.test(part)) { out.push(part); continue; }
+      let i = 0;
+      while (i < part.length) {
+        let found = "";
+        for (let j = Math.min(part.length, i + KB_LONGEST_TERM); j > i + 1; j--) {
+          if (known(part.slice(i, j))) { found = part.slice(i, j); break; }
+        }
+        if (found) {
+          if (!KB_QUERY_STOPWORDS.has(found)) out.push(found);
+          i += found.length;
+        } else {
+          i += 1;  // a character no indexed word starts with here
+        }
+      }
+    }
+  }
+  return out;
+};
