@@ -17,6 +17,7 @@ reinstalled only when requirements.txt changes: torch alone is several GB.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import shutil
 import sys
@@ -24,16 +25,22 @@ from pathlib import Path
 
 import nox
 
-ROOT = Path(__file__).resolve().parent
-BUILD = ROOT / "_build"
-HTML = BUILD / "html"
-LANGUAGES = ("en", "zh_CN")
-# tests/ plus doctests: our extension's and test tools' docstrings, and `>>>` examples in pages.
-PYTEST_ARGS = ["tests", "docs", "--doctest-modules", "--doctest-glob=*.md",
-               "--ignore=docs/_ext/kb_probe.py", "-p", "no:cacheprovider", "-n", "auto"]
 
-sys.path.insert(0, str(ROOT / "tests"))
-from kbtools import sphinx_command  # noqa: E402  (stdlib only: importable before the venv exists)
+def _load(name: str, path: Path):
+    """Import a module of this repository by its path (nox does not put the repository on sys.path,
+    and conf.py and tools/site.py use only the standard library, so they load before the environment
+    exists)."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = sys.modules[name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_here = Path(__file__).resolve().parent
+_load("conf", _here / "conf.py")  # the language table (kb_languages) lives there
+_site = _load("tools.site", _here / "tools" / "site.py")
+BUILD, HTML, LANGUAGES, ROOT = _site.BUILD, _site.HTML, _site.LANGUAGES, _site.ROOT
+SOURCE_LANGUAGE, sphinx_command = _site.SOURCE_LANGUAGE, _site.sphinx_command
 
 nox.options.sessions = ["docs", "tests"]
 nox.options.default_venv_backend = "none"
@@ -69,8 +76,8 @@ def _env(session: nox.Session, name: str = "kb", requirements: str = "requiremen
 
 
 def _sphinx(session: nox.Session, bin_dir: Path, language: str, out: Path, *extra: str) -> None:
-    # The translated build reads every page from the cache the English build filled, and fails if
-    # it would have to execute one (sphinx_command adds kb_execute=0).
+    # A translated build reads every page from the cache the source language's build filled, and
+    # fails if it would have to execute one (kb_languages in conf.py: execute is False).
     args = sphinx_command(ROOT / "docs", out, doctrees=BUILD / "doctrees" / language, language=language,
                           parallel=True, python=str(bin_dir / "python"), extra=extra)
     session.run(*args, external=True)
@@ -90,7 +97,7 @@ def build_docs(session: nox.Session, bin_dir: Path, html: Path = HTML, *extra: s
 
 @nox.session
 def docs(session: nox.Session) -> None:
-    """Build the English and Chinese sites (English first: it executes; Chinese reuses)."""
+    """Build every language of the site (the source language first: it executes; the others reuse)."""
     build_docs(session, _env(session), HTML, *session.posargs)
 
 
@@ -126,20 +133,16 @@ def page(session: nox.Session) -> None:
     for path in chosen:
         if not path.is_file() or not path.is_relative_to(docs):
             session.error(f"{path} is not a page under docs/")
-    others = sorted(
-        str(p.relative_to(docs))
-        for p in docs.rglob("*.md")
-        if p.resolve() not in chosen and not ({"_build", "locales", "_ext"} & set(p.relative_to(docs).parts))
-    )
     work = BUILD / "page" / chosen[0].relative_to(docs).with_suffix("").as_posix().replace("/", "-")
     bin_dir = _env(session)
-    session.env["KB_EXCLUDE_EXECUTION"] = ",".join(others)  # read by conf.py
+    # conf.py excludes every other page from execution.
+    session.env["KB_EXECUTE_ONLY"] = ",".join(p.relative_to(docs).with_suffix("").as_posix() for p in chosen)
     for language in LANGUAGES:
         args = sphinx_command(docs, work / "html" / language, doctrees=work / "doctrees" / language,
                               language=language, cache=work / "cache", parallel=True,
                               python=str(bin_dir / "python"), extra=["-D", "suppress_warnings=myst-nb.lexer"])
         session.run(*args, external=True)
-    session.log(f"Built {work / 'html'}/{{en,zh_CN}}/ (only {', '.join(session.posargs)} executed)")
+    session.log(f"Built {work / 'html'}/{{{','.join(LANGUAGES)}}}/ (only {', '.join(session.posargs)} executed)")
 
 
 @nox.session
@@ -147,59 +150,52 @@ def tests(session: nox.Session) -> None:
     """Everything that needs no network: snippets, doctests, translations, the built site."""
     bin_dir = _env(session)
     build_docs(session, bin_dir)
-    session.run(str(bin_dir / "python"), "-m", "pytest", *(session.posargs or PYTEST_ARGS), external=True)
+    # pytest's settings (paths, doctests, -n auto) are in pyproject.toml.
+    session.run(str(bin_dir / "python"), "-m", "pytest", *session.posargs, external=True)
 
 
 @nox.session
 def i18n(session: nox.Session) -> None:
-    """Regenerate the .pot files and update the zh_CN catalogues; print what is left to do."""
+    """Regenerate the .pot files and update the catalogues of every translation; print what is left."""
     bin_dir = _env(session)
     pot = BUILD / "gettext"
-    session.run(
-        str(bin_dir / "sphinx-build"), "-b", "gettext", "-c", str(ROOT), "-q",
-        "-d", str(BUILD / "doctrees" / "gettext"), "-D", "nb_execution_mode=off",
-        "-D", "suppress_warnings=myst-nb.lexer",  # no kernel runs, so cells have no lexer
-        str(ROOT / "docs"), str(pot), external=True,
-    )
-    session.run(
-        str(bin_dir / "sphinx-intl"), "update", "-p", str(pot), "-l", "zh_CN",
-        "-d", str(ROOT / "docs" / "locales"), "-w", "0", external=True,
-    )
-    session.run(str(bin_dir / "python"), str(ROOT / "tests" / "i18n_report.py"), "--normalize", external=True)
+    shutil.rmtree(pot, ignore_errors=True)  # a deleted page's template must not come back
+    session.run(*sphinx_command(ROOT / "docs", pot, doctrees=BUILD / "doctrees" / "gettext", builder="gettext",
+                                execute=False, python=str(bin_dir / "python")), external=True)
+    for language in LANGUAGES[1:]:
+        session.run(str(bin_dir / "sphinx-intl"), "update", "-p", str(pot), "-l", language,
+                    "-d", str(ROOT / "docs" / "locales"), "-w", "0", external=True)
+    session.run(str(bin_dir / "python"), "-m", "tools.i18n_report", "--normalize", external=True)
 
 
 @nox.session
 def links(session: nox.Session) -> None:
     """Check external links with Sphinx's linkcheck (needs a network)."""
     bin_dir = _env(session)
-    session.run(
-        str(bin_dir / "sphinx-build"), "-b", "linkcheck", "-c", str(ROOT), "-q",
-        "-d", str(BUILD / "doctrees" / "linkcheck"), "-D", "nb_execution_mode=off",
-        "-D", "suppress_warnings=myst-nb.lexer",
-        str(ROOT / "docs"), str(BUILD / "linkcheck"), external=True,
-    )
+    session.run(*sphinx_command(ROOT / "docs", BUILD / "linkcheck", doctrees=BUILD / "doctrees" / "linkcheck",
+                                builder="linkcheck", execute=False, python=str(bin_dir / "python")), external=True)
 
 
 @nox.session
 def serve(session: nox.Session) -> None:
-    """Rebuild the English site on every change and serve it on http://127.0.0.1:8000."""
+    """Rebuild the source-language site on every change and serve it on http://127.0.0.1:8000."""
     bin_dir = _env(session)
-    session.run(
-        str(bin_dir / "sphinx-autobuild"), "-c", str(ROOT), "-d", str(BUILD / "doctrees" / "en"),
-        "--watch", str(ROOT / "snippets"), "--host", "127.0.0.1", "--port", "8000",
-        str(ROOT / "docs"), str(HTML / "en"), *session.posargs, external=True,
-    )
+    args = sphinx_command(ROOT / "docs", HTML / SOURCE_LANGUAGE, doctrees=BUILD / "doctrees" / SOURCE_LANGUAGE,
+                          python=str(bin_dir / "python"), module="sphinx_autobuild",
+                          extra=["--watch", str(ROOT / "snippets"), "--host", "127.0.0.1", "--port", "8000",
+                                 *session.posargs])
+    session.run(*args, external=True)
 
 
 @nox.session
 def bench(session: nox.Session) -> None:
     """Measure the build: cold, Chinese alone, warm, and after editing one snippet."""
     bin_dir = _env(session)
-    session.run(str(bin_dir / "python"), str(ROOT / "tests" / "bench_build.py"), *session.posargs, external=True)
+    session.run(str(bin_dir / "python"), "-m", "tools.bench_build", *session.posargs, external=True)
 
 
 @nox.session(name="bench-site")
 def bench_site(session: nox.Session) -> None:
     """Measure page weight, search index sizes and query times in the browser (after nox -s docs)."""
     bin_dir = _env(session)
-    session.run(str(bin_dir / "python"), str(ROOT / "tests" / "bench_site.py"), external=True)
+    session.run(str(bin_dir / "python"), "-m", "tools.bench_site", external=True)

@@ -1,19 +1,16 @@
-"""Shared fixtures. The tests need no network; `nox -s tests` builds the site before running them."""
+"""Shared fixtures. The tests need no network; `nox -s tests` builds the site before running them.
+Paths and settings come from pyproject.toml ([tool.pytest.ini_options])."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kbtools import HTML, LANGUAGES, ROOT, sphinx_command  # noqa: E402
-
-collect_ignore = ["fixtures", "bench_build.py", "i18n_report.py"]
+from tools.site import HTML, LANGUAGES, ROOT, sphinx_command
 
 
 @pytest.fixture(scope="session")
@@ -23,25 +20,6 @@ def site() -> Path:
     if missing:
         pytest.fail(f"the site is not built for {missing}: run `nox -s docs` (nox -s tests does it)")
     return HTML
-
-
-def sphinx_build(
-    src: Path,
-    out: Path,
-    *,
-    language: str = "en",
-    cache: Path,
-    builder: str = "html",
-    extra: tuple[str, ...] = (),
-    env: dict[str, str] | None = None,
-    timeout: int = 600,
-) -> subprocess.CompletedProcess:
-    """Build a (fixture) project with the site's own conf.py, warnings as errors."""
-    args = sphinx_command(src, out, doctrees=out.parent / f"doctrees-{language}-{builder}", language=language,
-                          cache=cache, builder=builder, extra=extra)
-    return subprocess.run(
-        args, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}
-    )
 
 
 @pytest.fixture()
@@ -54,3 +32,21 @@ def fixture_project(tmp_path: Path):
         return dest
 
     return make
+
+
+@pytest.fixture()
+def build_project(tmp_path: Path):
+    """Build a (fixture) project's docs/ with the site's own conf.py (tools.site.sphinx_command):
+    ``build(project, language=..., builder=..., execute=..., extra=..., env=...)``."""
+
+    def build(project: Path, *, language: str = LANGUAGES[0], builder: str = "html", execute: bool = True,
+              extra: tuple[str, ...] = (), env: dict[str, str] | None = None, out: Path | None = None,
+              timeout: int = 600) -> subprocess.CompletedProcess:
+        out = out or tmp_path / "out" / language
+        args = sphinx_command(project / "docs", out, doctrees=out.parent / f"doctrees-{language}-{builder}",
+                              language=language, cache=tmp_path / "cache", builder=builder, execute=execute,
+                              extra=extra)
+        return subprocess.run(args, capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, **(env or {})})
+
+    return build

@@ -4,47 +4,27 @@ choice, and no console errors or requests to other hosts."""
 
 from __future__ import annotations
 
-import functools
-import http.server
-import os
-import shutil
-import threading
-from pathlib import Path
 from urllib.parse import quote, urlsplit
 
 import pytest
 
-from kbtools import SNIPPETS
-
-CHROMIUM = os.environ.get("KB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
+from tools.browser import INSTALL, chromium, chromium_path, serve
+from tools.site import LANGUAGES, SNIPPETS, built_pages
 
 
 @pytest.fixture(scope="module")
 def server(site):
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(site)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
+    with serve(site) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
 def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium not found at {CHROMIUM}: install Debian's chromium (apt-get install chromium) "
-                    "or set KB_CHROMIUM; the browser tests never pass without a browser")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    if chromium_path() is None:
+        pytest.fail(f"Chromium not found: install Debian's chromium ({INSTALL}) or set KB_CHROMIUM; "
+                    "the browser tests never pass without a browser")
+    with chromium() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture()
@@ -76,11 +56,9 @@ def test_language_switch_keeps_page_and_section(page, server):
 
 
 def test_every_page_has_switch_and_alternates(page, server, site):
-    for language in ("en", "zh_CN"):
-        for html in sorted((site / language).rglob("*.html")):
+    for language in LANGUAGES:
+        for html in built_pages(site, language):
             rel = html.relative_to(site / language)
-            if rel.parts[0] in ("_static", "_sources", "_downloads", "_kb") or rel.name in ("genindex.html", "search.html"):
-                continue
             text = html.read_text(encoding="utf-8")
             assert "data-kb-lang-switch" in text, f"{language}/{rel}: no language switch"
             assert 'hreflang="en"' in text and 'hreflang="zh-CN"' in text, f"{language}/{rel}: no hreflang"

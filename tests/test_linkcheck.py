@@ -6,8 +6,6 @@ import http.server
 import json
 import threading
 
-from conftest import sphinx_build
-
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
     def do_GET(self):  # noqa: N802
@@ -24,7 +22,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def test_linkcheck_reports_404(fixture_project, tmp_path):
+def test_linkcheck_reports_404(fixture_project, build_project, tmp_path):
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -32,8 +30,7 @@ def test_linkcheck_reports_404(fixture_project, tmp_path):
         project = fixture_project()
         page = project / "docs" / "sec" / "page.md"
         page.write_text(page.read_text() + f"\nSee <{base}/ok> and <{base}/missing>.\n")
-        result = sphinx_build(project / "docs", tmp_path / "linkcheck", cache=tmp_path / "cache",
-                              builder="linkcheck", extra=("-D", "nb_execution_mode=off"))
+        result = build_project(project, builder="linkcheck", execute=False, out=tmp_path / "linkcheck")
     finally:
         server.shutdown()
     assert result.returncode != 0

@@ -2,45 +2,33 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from kb.cells import check_page, is_notebook
+from tools.site import DOCS, ROOT, SNIPPETS, source_pages
 
-from kb_pipeline import scan_code_cells
-from kbtools import DOCS, ROOT, SNIPPETS
-
-PAGES = sorted(p for p in DOCS.rglob("*.md") if "_build" not in p.parts and "locales" not in p.parts)
+PAGES = [DOCS / f"{name}.md" for name in source_pages()]
 
 
-def loads() -> dict[Path, list[Path]]:
-    found = {}
-    for page in PAGES:
-        cells = scan_code_cells(page.read_text(encoding="utf-8"))
-        found[page] = [(page.parent / c["options"]["load"]).resolve() for c in cells if c["options"].get("load")]
-    return found
+def test_pages_are_found():
+    assert DOCS / "index.md" in PAGES and len(PAGES) > 20
 
 
 def test_every_code_cell_loads_an_existing_snippet():
+    """The rule of kb.cells (the same function the build calls), over every page at once."""
     problems = []
     for page in PAGES:
-        for cell in scan_code_cells(page.read_text(encoding="utf-8")):
-            where = f"{page.relative_to(ROOT)}:{cell['line']}"
-            target = cell["options"].get("load")
-            if cell["inline"] or not target:
-                problems.append(f"{where}: code cell without :load:")
-                continue
-            path = (page.parent / target).resolve()
-            if not path.is_relative_to(SNIPPETS) or not path.is_file():
-                problems.append(f"{where}: :load: {target} is not a file under snippets/")
+        found, _ = check_page(page.read_text(encoding="utf-8"), page, SNIPPETS)
+        problems += [f"{page.relative_to(ROOT)}:{p.line}: {p.message}" for p in found]
     assert not problems, "\n".join(problems)
 
 
 def test_every_snippet_is_on_a_page():
-    used = {p for paths in loads().values() for p in paths}
+    used = {p for page in PAGES for p in check_page(page.read_text(encoding="utf-8"), page, SNIPPETS)[1]}
     orphans = [str(p.relative_to(ROOT)) for p in sorted(SNIPPETS.rglob("*.py")) if p.resolve() not in used]
     assert not orphans, f"snippets no page shows (show them or delete them): {orphans}"
 
 
 def test_pages_are_notebooks_when_they_have_code():
-    for page, paths in loads().items():
-        if paths:
-            head = page.read_text(encoding="utf-8").split("---")[1]
-            assert "mystnb" in head, f"{page.relative_to(ROOT)}: front matter must say file_format: mystnb"
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        if check_page(text, page, SNIPPETS)[1]:
+            assert is_notebook(text), f"{page.relative_to(ROOT)}: front matter must say file_format: mystnb"

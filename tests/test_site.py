@@ -10,17 +10,12 @@ import re
 
 import pytest
 
-from kbtools import LANGUAGES, SNIPPETS, broken_internal_links
+from kb.common import BOX_CLASS
+from tools.catalogs import catalogs
+from tools.site import LANGUAGES, LOCALES, SNIPPETS, TRANSLATIONS, broken_internal_links, built_pages
 
 CELL_RE = re.compile(r'<div class="cell_input[^"]*">.*?<pre>(.*?)</pre>', re.S)
 TAG_RE = re.compile(r"<[^>]+>")
-
-
-def page_files(site, language):
-    root = site / language
-    skip = {"genindex.html", "search.html"}
-    return [p for p in sorted(root.rglob("*.html"))
-            if p.name not in skip and not {"_static", "_sources", "_downloads", "_kb"} & set(p.relative_to(root).parts)]
 
 
 def cell_sources(page):
@@ -46,7 +41,7 @@ def test_every_code_cell_is_a_snippet(site, language):
     (test_snippets), so every code cell on the site runs when copied into a fresh process."""
     snippets = {p.read_text(encoding="utf-8").strip(): p for p in SNIPPETS.rglob("*.py")}
     seen = 0
-    for page in page_files(site, language):
+    for page in built_pages(site, language):
         for source in cell_sources(page):
             seen += 1
             assert source.strip() in snippets, f"{page}: a code cell is not a snippet:\n{source[:300]}"
@@ -56,26 +51,28 @@ def test_every_code_cell_is_a_snippet(site, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_provenance_once_per_executed_page(site, language):
     jax_version = importlib.metadata.version("jax")
-    for page in page_files(site, language):
+    for page in built_pages(site, language):
         text = page.read_text(encoding="utf-8")
-        boxes = text.count('class="kb-provenance')
+        boxes = text.count(f'class="{BOX_CLASS}')
         if cell_sources(page):
             assert boxes == 1, f"{page}: {boxes} provenance boxes, expected 1"
-            box = text[text.index('class="kb-provenance'):][:800]
+            box = text[text.index(f'class="{BOX_CLASS}'):][:800]
             assert f"jax {jax_version}" in box, f"{page}: provenance does not name jax {jax_version}"
             assert re.search(r"(CPU|GPU|NVIDIA|TPU)[^<]*×\d+", box), f"{page}: provenance names no devices"
         else:
             assert boxes == 0, f"{page}: provenance on a page without code"
 
 
-def test_chinese_build_executed_nothing(site):
-    report = json.loads((site / "zh_CN" / "_kb_build.json").read_text(encoding="utf-8"))
-    assert report["language"] == "zh_CN"
-    assert report["executed"] == [], f"the Chinese build executed {report['executed']}"
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_translated_build_executed_nothing(site, language):
+    report = json.loads((site / language / "_kb_build.json").read_text(encoding="utf-8"))
+    assert report["language"] == language
+    assert report["executed"] == [], f"the {language} build executed {report['executed']}"
 
 
 def test_chinese_pages_are_chinese(site):
-    for page in page_files(site, "zh_CN"):
+    language = "zh_CN"
+    for page in built_pages(site, language):
         text = page.read_text(encoding="utf-8")
         assert '<html lang="zh-CN"' in text or "lang=\"zh_CN\"" in text, f"{page}: not marked as Chinese"
         main = text[text.find('<main'):]
@@ -87,10 +84,10 @@ def test_translations_are_applied(site):
     list, or whose markup differs) silently leaves the English on the Chinese page: find it."""
     import polib
 
-    from kbtools import catalogs, LOCALES
-
     problems = []
-    for po in catalogs():
+    for po in catalogs("zh_CN"):
+        if not po.is_relative_to(LOCALES):
+            continue  # the interface catalogue (kb.po): its strings are checked by the fixture build
         doc = po.relative_to(LOCALES / "zh_CN" / "LC_MESSAGES").with_suffix("")
         page = site / "zh_CN" / f"{doc}.html"
         if not page.exists():
@@ -103,4 +100,21 @@ def test_translations_are_applied(site):
             kept = msgid in " ".join(entry.msgstr.split())  # e.g. glossary terms: 分片（sharding）
             if plain and entry.msgstr and not kept and len(msgid.split()) >= 3 and msgid in text:
                 problems.append(f"zh_CN/{doc}.html still shows the English: {msgid[:80]!r}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_interface_strings_are_translated(site, language):
+    """The words kb adds to pages (kb.translations: provenance, downloads, the 404 page) reach every
+    translated page in its language: no English piece of them shows."""
+    from kb.translations import interface_messages
+
+    pieces = {piece.strip() for msgid in interface_messages() for piece in re.split(r"\{[^}]*\}", msgid)}
+    pieces = {p for p in pieces if len(p) >= 8 and re.search(r"[A-Za-z]{4}", p)}
+    assert "Executed at build time" in pieces and "this page as a notebook" in pieces
+    problems = []
+    for page in built_pages(site, language):
+        prose = re.sub(r"<pre>.*?</pre>", " ", page.read_text(encoding="utf-8"), flags=re.S)
+        text = " ".join(html.unescape(TAG_RE.sub(" ", prose)).split())
+        problems += [f"{page.relative_to(site)}: {p!r}" for p in sorted(pieces) if p in text]
     assert not problems, "\n".join(problems)

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from kbtools import ROOT, SNIPPETS
+from tools.site import ROOT, SNIPPETS
 
 SNIPPET_FILES = sorted(SNIPPETS.rglob("*.py"))
 # JAX, Flax and optax deprecations (and everyone else's) fail the run.

@@ -1,25 +1,27 @@
-"""Every English string has a Chinese translation: none missing, none fuzzy, none stale,
-and none whose MyST markup (roles, code, link targets) differs from the English."""
+"""Every English string has a translation: none missing, none fuzzy, none stale, and none whose
+MyST markup (roles, code, link targets) differs from the English. That holds for the pages'
+catalogues and for the interface catalogue of our extensions (kb.po)."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
-from pathlib import Path
 
 import polib
 import pytest
 
-from kbtools import DOCS, LOCALES, ROOT, catalog_report, catalogs, where
+from kb.common import glossary_copies
+from tools.catalogs import catalog_report, catalogs, missing_interface_messages, where
+from tools.site import DOCS, LOCALES, ROOT, TRANSLATIONS, sphinx_command
 
-CATALOGS = catalogs()
+CATALOGS = [po for language in TRANSLATIONS for po in catalogs(language)]
 
 
 def test_catalogues_exist():
-    assert CATALOGS, f"no zh_CN catalogues under {LOCALES}; run `nox -s i18n`"
+    assert CATALOGS, f"no catalogues under {LOCALES}; run `nox -s i18n`"
+    assert any(po.name == "kb.po" for po in CATALOGS), "the interface catalogue kb.po is not listed"
 
 
-@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: str(p.relative_to(LOCALES)))
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: str(p.relative_to(ROOT)))
 def test_catalogue_is_complete(po):
     report = catalog_report(po)
     problems = [f"untranslated: {where(e)}: {e.msgid[:80]!r}" for e in report.untranslated]
@@ -28,26 +30,24 @@ def test_catalogue_is_complete(po):
     assert not problems, f"{po.relative_to(ROOT)}:\n" + "\n".join(problems)
 
 
-def current_messages(docs: Path, out: Path) -> dict[str, set[str]]:
+def current_messages(docs, out) -> dict[str, set[str]]:
     """Extract the English messages of the current sources (gettext builder, no execution)."""
-    subprocess.run(
-        [sys.executable, "-m", "sphinx", "-b", "gettext", "-c", str(ROOT), "-q", "-D", "nb_execution_mode=off",
-         "-d", str(out / "doctrees"), str(docs), str(out / "pot")],
-        check=True, capture_output=True, text=True,
-    )
+    subprocess.run(sphinx_command(docs, out / "pot", doctrees=out / "doctrees", builder="gettext", execute=False),
+                   check=True, capture_output=True, text=True)
     return {
         str(pot.relative_to(out / "pot").with_suffix("")): {e.msgid for e in polib.pofile(str(pot)) if e.msgid}
         for pot in (out / "pot").rglob("*.pot")
     }
 
 
-def test_catalogues_are_up_to_date(tmp_path):
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_catalogues_are_up_to_date(tmp_path, language):
     """A string added to or changed in an English page must reach the catalogue (`nox -s i18n`)."""
     messages = current_messages(DOCS, tmp_path)
     assert messages, "the gettext build extracted nothing"
     problems = []
     for doc, msgids in sorted(messages.items()):
-        po = LOCALES / "zh_CN" / "LC_MESSAGES" / f"{doc}.po"
+        po = LOCALES / language / "LC_MESSAGES" / f"{doc}.po"
         if not po.exists():
             problems.append(f"{po.relative_to(ROOT)} is missing")
             continue
@@ -57,11 +57,16 @@ def test_catalogues_are_up_to_date(tmp_path):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_interface_catalogue_has_every_string_the_code_asks_for(language):
+    missing = missing_interface_messages(language)
+    assert not missing, f"kb.po ({language}) lacks these strings (run `nox -s i18n`, then translate): {missing}"
+
+
 def test_glossary_copy_matches_the_shared_glossary():
     """docs/_data/GLOSSARY.tsv serves builds without ../shared; it must not drift from it."""
-    shared = ROOT.parent / "shared" / "GLOSSARY.tsv"
+    shared, copy = glossary_copies(ROOT)
     if not shared.exists():
         pytest.skip("../shared/GLOSSARY.tsv is not beside this checkout (only CI and team machines have it)")
-    copy = ROOT / "docs" / "_data" / "GLOSSARY.tsv"
     assert copy.read_text(encoding="utf-8") == shared.read_text(encoding="utf-8"), \
         "docs/_data/GLOSSARY.tsv differs from ../shared/GLOSSARY.tsv: copy the shared one over it"

@@ -1,4 +1,5 @@
-"""Measure the site build (nox -s bench): a benchmark, not a test; it prints a Markdown table.
+"""Measure the site build (nox -s bench, or python -m tools.bench_build): a benchmark, not a test;
+it prints a Markdown table.
 
 Works on a copy of docs/ and snippets/ in a temporary folder, with its own cache, so the
 repository and its _build/ are left alone. sphinx-build runs as `nox -s docs` runs it (-j auto:
@@ -23,8 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kbtools import LANGUAGES, ROOT, sphinx_command  # noqa: E402
+from .site import LANGUAGES, ROOT, SOURCE_LANGUAGE, TRANSLATIONS, sphinx_command
 
 
 def build(work: Path, language: str) -> tuple[float, dict]:
@@ -59,24 +59,24 @@ def main() -> None:
 
     cold_total = sum(s for s, _ in cold.values())
     warm_total = sum(s for s, _ in warm.values())
-    cell_total = sum(t or 0 for times in cold["en"][1]["cell_seconds"].values() for t in times)
-    pages = len(cold["en"][1]["executed"])
+    cell_total = sum(t or 0 for times in cold[SOURCE_LANGUAGE][1]["cell_seconds"].values() for t in times)
+    pages = len(cold[SOURCE_LANGUAGE][1]["executed"])
     rows = [
-        ("cold build, English (executes every page)", f"{cold['en'][0]:.1f} s", f"{pages} pages executed"),
-        ("cold build, Chinese alone", f"{cold['zh_CN'][0]:.1f} s", f"{len(cold['zh_CN'][1]['executed'])} pages executed"),
+        ("cold build, English (executes every page)", f"{cold[SOURCE_LANGUAGE][0]:.1f} s", f"{pages} pages executed"),
+        ("cold build, Chinese alone", f"{cold[TRANSLATIONS[0]][0]:.1f} s", f"{len(cold[TRANSLATIONS[0]][1]['executed'])} pages executed"),
         ("cold build, both languages", f"{cold_total:.1f} s", ""),
         ("warm rebuild, no change, both", f"{warm_total:.1f} s", f"{100 * warm_total / cold_total:.0f} % of cold (target <= 10 %)"),
         (f"rebuild after editing {snippet.relative_to(work)}", f"{sum(s for s, _ in edited.values()):.1f} s",
-         f"re-executed: {', '.join(edited['en'][1]['executed']) or 'nothing'}; Chinese: {len(edited['zh_CN'][1]['executed'])}"),
+         f"re-executed: {', '.join(edited[SOURCE_LANGUAGE][1]['executed']) or 'nothing'}; Chinese: {len(edited[TRANSLATIONS[0]][1]['executed'])}"),
         ("sum of the cells' own run times (English cold build)", f"{cell_total:.1f} s",
-         f"build / cells = {cold['en'][0] / cell_total:.2f}x (target <= 1.5x)" if cell_total else ""),
+         f"build / cells = {cold[SOURCE_LANGUAGE][0] / cell_total:.2f}x (target <= 1.5x)" if cell_total else ""),
     ]
     print(f"Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     print("| step | wall time | note |\n|---|---|---|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
-    assert not cold["zh_CN"][1]["executed"], "the Chinese build executed pages"
-    assert len(edited["en"][1]["executed"]) == 1, "editing one snippet must re-execute exactly one page"
+    assert not cold[TRANSLATIONS[0]][1]["executed"], "the Chinese build executed pages"
+    assert len(edited[SOURCE_LANGUAGE][1]["executed"]) == 1, "editing one snippet must re-execute exactly one page"
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Measure what a reader downloads and waits for (nox -s bench-site): a benchmark, not a test.
+"""Measure what a reader downloads and waits for (nox -s bench-site, or python -m tools.bench_site):
+a benchmark, not a test.
 
 Prints a Markdown table:
 - the weight of a typical page (HTML + the CSS and JS it loads), raw and gzip-compressed, and the
@@ -10,21 +11,18 @@ Prints a Markdown table:
 
 from __future__ import annotations
 
-import functools
 import gzip
-import http.server
 import os
 import platform
 import re
-import shutil
 import statistics
-import sys
-import threading
 from pathlib import Path
 from urllib.parse import quote
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kbtools import HTML  # noqa: E402
+from .browser import chromium, serve
+from .site import DOCS, HTML, LANGUAGES  # first: importing conf makes docs/_ext/kb importable
+
+from kb.search_zh import KbSearchChinese  # noqa: E402
 
 PAGE = "start/from-pytorch.html"
 OURS = ("kb.css", "kb.js")
@@ -52,19 +50,8 @@ def kib(n: int) -> str:
 
 
 def query_times(site: Path) -> list[tuple[str, str, float, str]]:
-    from playwright.sync_api import sync_playwright
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{httpd.server_address[1]}"
-    chromium = os.environ.get("KB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     rows = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+    with serve(site) as base, chromium() as browser:
         page = browser.new_page()
         for language, query in QUERIES:
             # The query in the address, as a reader's search has it (our scorer reads it there).
@@ -80,8 +67,6 @@ def query_times(site: Path) -> list[tuple[str, str, float, str]]:
                                 return [performance.now() - t0, results.length, results.length ? results[results.length - 1][0] : ""]; }""",
                     query))
             rows.append((language, query, statistics.median(t[0] for t in times), f"{times[0][1]} results, first: {times[0][2]}"))
-        browser.close()
-    httpd.shutdown()
     return rows
 
 
@@ -89,7 +74,7 @@ def main() -> None:
     site = HTML
     print(f"Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores; site: {site}")
     print("| what | raw | gzip |\n|---|---|---|")
-    for language in ("en", "zh_CN"):
+    for language in LANGUAGES:
         page = site / language / PAGE
         files = assets(page)
         ours = [p for p in files if p.name in OURS]
@@ -97,11 +82,8 @@ def main() -> None:
         print(f"| {language}/{PAGE}: HTML | {kib(weigh([page])[0])} | {kib(weigh([page])[1])} |")
         print(f"| {language}: theme CSS + JS ({len(stock)} files) | {kib(weigh(stock)[0])} | {kib(weigh(stock)[1])} |")
         print(f"| {language}: ours ({', '.join(p.name for p in ours)}) | {kib(weigh(ours)[0])} | {kib(weigh(ours)[1])} |")
-        scorer = Path(__file__).resolve().parent.parent / "docs" / "_static" / "kb-scorer.js"
+        scorer = DOCS / "_static" / "kb-scorer.js"
         if language.startswith("zh"):
-            sys.path.insert(0, str(scorer.parent.parent / "_ext"))
-            from kb_reader import KbSearchChinese
-
             extra = scorer.read_bytes() + KbSearchChinese.js_splitter_code.encode()
             what = "ours inside language_data.js (scorer + query splitter)"
         else:

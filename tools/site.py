@@ -1,141 +1,79 @@
-"""Checks shared by the tests, `nox -s i18n` and the build benchmark (no network needed)."""
+"""The site's layout and the one way to build it (no network needed).
+
+- Paths of the repository, and the language table read from ``conf.py`` (``LANGUAGES``: every
+  language, source first; ``SOURCE_LANGUAGE``; ``TRANSLATIONS``: the others).
+- ``sphinx_command``: the sphinx-build command line for every build (nox sessions, fixture builds,
+  the benchmark, the gettext extraction).
+- ``source_pages`` (as Sphinx finds them) and ``built_pages`` (the reader's pages of a build).
+- ``broken_internal_links``: relative links and anchors in a built site that lead nowhere.
+"""
 
 from __future__ import annotations
 
 import os
-import re
 import sys
-from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs"
+import conf  # conf.py is the one place that extends sys.path (docs/_ext, for the kb package)
+
+ROOT = conf.ROOT
+DOCS = conf.DOCS
 SNIPPETS = ROOT / "snippets"
 LOCALES = DOCS / "locales"
-HTML = Path(os.environ.get("KB_SITE_HTML", ROOT / "_build" / "html"))  # the built site
-LANGUAGES = ("en", "zh_CN")
+BUILD = ROOT / "_build"
+HTML = Path(os.environ.get("KB_SITE_HTML", BUILD / "html"))  # the built site
+LANGUAGES = tuple(conf.kb_languages)
+SOURCE_LANGUAGE = LANGUAGES[0]
+TRANSLATIONS = LANGUAGES[1:]
+# Sphinx's own output in a build folder that is not a page a reader opens.
+NOT_PAGES = {"_static", "_sources", "_downloads", "_kb"}
+GENERATED = {"genindex.html", "search.html"}
 
-sys.path.insert(0, str(DOCS / "_ext"))
 
-
-def sphinx_command(src: Path, out: Path, *, doctrees: Path, language: str = "en", cache: Path | None = None,
-                   builder: str = "html", parallel: bool = False, python: str = sys.executable,
+def sphinx_command(src: Path, out: Path, *, doctrees: Path, language: str = SOURCE_LANGUAGE,
+                   cache: Path | None = None, builder: str = "html", parallel: bool = False,
+                   execute: bool = True, python: str = sys.executable, module: str = "sphinx",
                    extra: tuple[str, ...] | list[str] = ()) -> list[str]:
-    """The one way this project runs sphinx-build (nox sessions, fixture builds, the benchmark):
-    the site's conf.py, warnings as errors, and a translated build that never executes a cell."""
-    args = [python, "-m", "sphinx", "-b", builder, "-c", str(ROOT), "-W", "--keep-going", "-n", "-q"]
+    """The one way this project runs sphinx-build: the site's conf.py, warnings as errors.
+
+    ``execute=False`` builds without running any cell (gettext, linkcheck); a translated build
+    never executes either way (``kb_languages`` says so). ``module="sphinx_autobuild"`` serves.
+
+    >>> cmd = sphinx_command(Path("docs"), Path("out"), doctrees=Path("d"), builder="gettext", execute=False)
+    >>> cmd[1:5], "nb_execution_mode=off" in cmd, cmd[-2:]
+    (['-m', 'sphinx', '-b', 'gettext'], True, ['docs', 'out'])
+    """
+    args = [python, "-m", module, "-b", builder, "-c", str(ROOT), "-W", "--keep-going", "-n", "-q"]
     if parallel:
         args += ["-j", "auto"]  # pages execute in parallel
     args += ["-d", str(doctrees), "-D", f"language={language}"]
     if cache is not None:
         args += ["-D", f"nb_execution_cache_path={cache}"]
-    if language != "en":
-        args += ["-D", "kb_execute=0"]  # reads every page from the cache the English build filled
+    if not execute:
+        # No kernel runs, so cells have no lexer: MyST-NB would warn for each.
+        args += ["-D", "nb_execution_mode=off", "-D", "suppress_warnings=myst-nb.lexer"]
     return [*args, *extra, str(src), str(out)]
 
 
-# ---------------------------------------------------------------------------------------------
-# Translations
-# ---------------------------------------------------------------------------------------------
+def source_pages(docs: Path = DOCS) -> list[str]:
+    """The page names (``core/jit``) under ``docs``, as Sphinx finds them with the site's conf.py.
 
-ROLE_RE = re.compile(r"\{([a-z][a-z0-9:+-]*)\}`([^`]*)`")  # MyST role names are lower case
-CODE_RE = re.compile(r"(`+)(.+?)\1")
-LINK_RE = re.compile(r"\]\(([^)\s]+)\)")
-
-
-def _role_target(content: str) -> str:
-    """The part of a role's content that must not be translated: `text <target>` -> target."""
-    m = re.search(r"<([^<>]+)>\s*$", content)
-    return m.group(1) if m else content
-
-
-def markup_of(text: str) -> dict[str, list[str]]:
-    """The inline markup a translation must keep: roles with their targets, code, link targets.
-
-    >>> markup_of("Use {ref}`the guide <start-guide>` and `jax.jit` ([docs](https://x.org/a)).")
-    {'roles': ['ref:start-guide'], 'code': ['jax.jit'], 'links': ['https://x.org/a']}
+    >>> "core/jit" in source_pages(), "locales/zh_CN/LC_MESSAGES/core/jit" in source_pages()
+    (True, False)
     """
-    roles = [f"{name}:{_role_target(content)}" for name, content in ROLE_RE.findall(text)]
-    rest = ROLE_RE.sub(" ", text)
-    code = [m.group(2).strip() for m in CODE_RE.finditer(rest)]
-    return {"roles": sorted(roles), "code": sorted(set(code)), "links": sorted(LINK_RE.findall(text))}
+    from kb.common import source_pages as discover
+
+    return discover(docs, conf.exclude_patterns, conf.source_suffix)
 
 
-def markup_problems(msgid: str, msgstr: str) -> list[str]:
-    """Why a translation would render differently from its source (empty list: none).
-
-    >>> markup_problems("Call `jax.jit` first.", "先调用 `jax.jit`。")
-    []
-    >>> markup_problems("See {ref}`start-guide`.", "参见 {ref}`start-guide。")
-    ['unbalanced backquotes: the markup is broken', 'role {ref}`start-guide` is missing or changed']
-    >>> markup_problems("Call `jax.jit` first.", "先调用 `jax.grad`。")
-    ['code `jax.jit` is missing or changed']
-    """
-    problems = []
-    stripped = re.sub(r"(`+)(.+?)\1", "", ROLE_RE.sub("", msgstr))
-    if "`" in stripped:
-        problems.append("unbalanced backquotes: the markup is broken")
-    source, target = markup_of(msgid), markup_of(msgstr)
-    for role in source["roles"]:
-        if source["roles"].count(role) != target["roles"].count(role):
-            name, _, ref = role.partition(":")
-            problems.append(f"role {{{name}}}`{ref}` is missing or changed")
-    for code in source["code"]:
-        if code not in target["code"]:
-            problems.append(f"code `{code}` is missing or changed")
-    for link in source["links"]:
-        if link not in target["links"]:
-            problems.append(f"link target ({link}) is missing or changed")
-    return list(dict.fromkeys(problems))
-
-
-@dataclass
-class CatalogReport:
-    path: Path
-    total: int = 0
-    translated: int = 0
-    fuzzy: list = field(default_factory=list)
-    untranslated: list = field(default_factory=list)
-    obsolete: int = 0
-    broken: list = field(default_factory=list)  # (entry, problems)
-
-
-def catalog_report(path: Path) -> CatalogReport:
-    import polib
-
-    catalog = polib.pofile(str(path))
-    report = CatalogReport(path)
-    for entry in catalog:
-        if entry.obsolete:
-            report.obsolete += 1
-            continue
-        report.total += 1
-        if "fuzzy" in entry.flags:
-            report.fuzzy.append(entry)
-        elif not entry.msgstr.strip():
-            report.untranslated.append(entry)
-        else:
-            report.translated += 1
-            problems = markup_problems(entry.msgid, entry.msgstr)
-            if problems:
-                report.broken.append((entry, problems))
-    return report
-
-
-def catalogs(language: str = "zh_CN", locales: Path = LOCALES) -> list[Path]:
-    return sorted((locales / language / "LC_MESSAGES").rglob("*.po"))
-
-
-def where(entry) -> str:
-    """Where an entry's text stands in the English source, e.g. `docs/start/x.md:12`."""
-    return ", ".join(f"{file}:{line}" for file, line in entry.occurrences) or "(no location)"
-
-
-# ---------------------------------------------------------------------------------------------
-# Built HTML
-# ---------------------------------------------------------------------------------------------
+def built_pages(site: Path, language: str, generated: bool = False) -> list[Path]:
+    """The HTML pages a reader opens in one language's build (``generated``: with the general index
+    and the search page), not Sphinx's support files."""
+    root = site / language
+    return [p for p in sorted(root.rglob("*.html"))
+            if not NOT_PAGES & set(p.relative_to(root).parts) and (generated or p.name not in GENERATED)]
 
 
 class _Collector(HTMLParser):
@@ -189,17 +127,3 @@ def broken_internal_links(site: Path) -> list[str]:
             if fragment and target.suffix == ".html" and fragment not in parsed(target).ids:
                 problems.append(f"{rel}: {link} -> no anchor #{fragment}")
     return problems
-
-
-def normalize_catalogue(path: Path) -> None:
-    """Tidy what sphinx-intl writes: no fuzzy header, no obsolete entries, source locations
-    relative to the repository."""
-    import polib
-
-    catalog = polib.pofile(str(path), wrapwidth=0)
-    catalog.metadata_is_fuzzy = False
-    for entry in catalog.obsolete_entries():  # strings no page has any more
-        catalog.remove(entry)
-    for entry in catalog:
-        entry.occurrences = [(re.sub(r"^(\.\./)+(?=docs/)", "", file), line) for file, line in entry.occurrences]
-    catalog.save()

@@ -1,0 +1,59 @@
+"""A built site in a real browser: a local server and Debian's Chromium (driven by Playwright).
+
+Used by the browser tests and by ``bench_site``. Browsers cannot be downloaded here: the one used
+is Debian's ``chromium`` (``apt-get install chromium``), or the one ``KB_CHROMIUM`` names.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import os
+import shutil
+import threading
+from pathlib import Path
+from typing import Iterator
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+INSTALL = "apt-get install chromium"
+
+
+def chromium_path() -> Path | None:
+    """Where Chromium is, or None."""
+    found = os.environ.get("KB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return Path(found) if Path(found).exists() else None
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def serve(directory: Path) -> Iterator[str]:
+    """Serve ``directory`` on a free port of 127.0.0.1; yields the base URL."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(directory)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator["object"]:
+    """A headless Chromium (a Playwright ``Browser``); a clear error when it is not installed."""
+    path = chromium_path()
+    if path is None:
+        raise RuntimeError(f"Chromium not found: install Debian's chromium ({INSTALL}) or set KB_CHROMIUM")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(path), args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
