@@ -26,7 +26,7 @@ os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")
 os.environ.setdefault("TQDM_DISABLE", "1")
 
 project = "JAX for PyTorch users"
-author = "The JAX knowledge base authors"
+author = "The JAX knowledge base authors"  # each language's own is in kb_languages
 copyright = "2026, " + author
 
 extensions = [
@@ -58,6 +58,9 @@ nb_execution_in_temp = True
 nb_execution_allow_errors = False
 nb_output_stderr = "warn"  # anything a snippet prints to stderr (warnings!) fails the build
 nb_merge_streams = True
+# The gettext builder reads cell outputs too, and takes a figure's SVG so that kb.figures can
+# extract its words into the page's catalogue (MyST-NB gives gettext text/plain only by default).
+nb_mime_priority_overrides = [("gettext", "image/svg+xml", 5)]
 # `nox -s page` (a drafting aid) names the pages to execute; the site build executes every page.
 if os.environ.get("KB_EXECUTE_ONLY"):
     from kb.common import source_pages
@@ -71,9 +74,9 @@ if os.environ.get("KB_EXECUTE_ONLY"):
 # The source language comes first; only its build executes cells, the others read its cache.
 kb_languages = {
     "en": {"hreflang": "en", "og_locale": "en_US", "label": "English", "switch": "Read this page in English",
-           "title": "JAX for PyTorch users", "execute": True},
+           "title": "JAX for PyTorch users", "author": author, "execute": True},
     "zh_CN": {"hreflang": "zh-CN", "og_locale": "zh_CN", "label": "简体中文", "switch": "阅读本页中文版",
-              "title": "写给 PyTorch 用户的 JAX 指南", "execute": False},
+              "title": "写给 PyTorch 用户的 JAX 指南", "author": "JAX 知识库作者", "execute": False},
 }
 language = next(iter(kb_languages))
 locale_dirs = ["locales/"]  # relative to the source directory

@@ -158,10 +158,12 @@ def tests(session: nox.Session) -> None:
 def i18n(session: nox.Session) -> None:
     """Regenerate the .pot files and update the catalogues of every translation; print what is left."""
     bin_dir = _env(session)
+    # Figure words come from executed pages: the source language's build runs what changed first.
+    _sphinx(session, bin_dir, SOURCE_LANGUAGE, HTML / SOURCE_LANGUAGE)
     pot = BUILD / "gettext"
     shutil.rmtree(pot, ignore_errors=True)  # a deleted page's template must not come back
     session.run(*sphinx_command(ROOT / "docs", pot, doctrees=BUILD / "doctrees" / "gettext", builder="gettext",
-                                execute=False, python=str(bin_dir / "python")), external=True)
+                                parallel=True, python=str(bin_dir / "python")), external=True)
     for language in LANGUAGES[1:]:
         session.run(str(bin_dir / "sphinx-intl"), "update", "-p", str(pot), "-l", language,
                     "-d", str(ROOT / "docs" / "locales"), "-w", "0", external=True)
@@ -173,7 +175,7 @@ def links(session: nox.Session) -> None:
     """Check external links with Sphinx's linkcheck (needs a network)."""
     bin_dir = _env(session)
     session.run(*sphinx_command(ROOT / "docs", BUILD / "linkcheck", doctrees=BUILD / "doctrees" / "linkcheck",
-                                builder="linkcheck", execute=False, python=str(bin_dir / "python")), external=True)
+                                builder="linkcheck", outputs=False, python=str(bin_dir / "python")), external=True)
 
 
 @nox.session

@@ -37,14 +37,14 @@ def fixture_project(tmp_path: Path):
 @pytest.fixture()
 def build_project(tmp_path: Path):
     """Build a (fixture) project's docs/ with the site's own conf.py (tools.site.sphinx_command):
-    ``build(project, language=..., builder=..., execute=..., extra=..., env=...)``."""
+    ``build(project, language=..., builder=..., outputs=..., extra=..., env=...)``."""
 
-    def build(project: Path, *, language: str = LANGUAGES[0], builder: str = "html", execute: bool = True,
+    def build(project: Path, *, language: str = LANGUAGES[0], builder: str = "html", outputs: bool = True,
               extra: tuple[str, ...] = (), env: dict[str, str] | None = None, out: Path | None = None,
               timeout: int = 600) -> subprocess.CompletedProcess:
         out = out or tmp_path / "out" / language
         args = sphinx_command(project / "docs", out, doctrees=out.parent / f"doctrees-{language}-{builder}",
-                              language=language, cache=tmp_path / "cache", builder=builder, execute=execute,
+                              language=language, cache=tmp_path / "cache", builder=builder, outputs=outputs,
                               extra=extra)
         return subprocess.run(args, capture_output=True, text=True, timeout=timeout,
                               env={**os.environ, **(env or {})})

@@ -9,7 +9,7 @@ import re
 import polib
 import pytest
 
-from tools.catalogs import catalog_report
+from tools.catalogs import catalog_report, untranslated_figure_words
 from tools.site import broken_internal_links
 
 
@@ -31,6 +31,46 @@ def test_good_fixture_builds_in_both_languages_and_zh_executes_nothing(fixture_p
     assert "下载：" in page and "本页的程序：" in page  # the interface catalogue (kb.po) is applied
     assert page.count('class="sd-tab-label"') == 2  # the two cells became one tab set
     assert not broken_internal_links(tmp_path / "out" / "zh_CN")
+    # The figure is SVG with its words as text; the Chinese page shows a translated copy.
+    figures = {lang: _figure(tmp_path / "out" / lang / "sec" / "page.html") for lang in ("en", "zh_CN")}
+    assert ">A rising line</text>" in figures["en"] and ">step</text>" in figures["en"]
+    assert ">一条上升的直线</text>" in figures["zh_CN"] and ">步数</text>" in figures["zh_CN"]
+    assert "rising line" not in figures["zh_CN"]
+    assert "kb-figure-strings" not in page and "一条上升的直线" not in page  # words only in the figure
+    assert not untranslated_figure_words(tmp_path / "out", "zh_CN", project / "docs" / "locales")
+
+
+def _figure(page):
+    """The text of the one SVG figure a built page shows."""
+    [src] = re.findall(r'<img [^>]*src="([^"]+\.svg)"', page.read_text(encoding="utf-8"))
+    return (page.parent / src).read_text(encoding="utf-8")
+
+
+def test_figure_words_reach_the_catalogue_and_untranslated_ones_are_found(fixture_project, build_project, tmp_path):
+    """gettext extracts a figure's words from the executed page; a word left untranslated shows
+    in English on the Chinese page, and the check names it."""
+    project = fixture_project()
+    assert build_project(project).returncode == 0
+    pot = build_project(project, builder="gettext", out=tmp_path / "pot")
+    assert pot.returncode == 0, log(pot)
+    messages = {e.msgid: e.occurrences for e in polib.pofile(str(tmp_path / "pot" / "sec" / "page.pot"))}
+    assert {"A rising line", "step", "rising line"} <= set(messages)
+    [(file, line)] = messages["step"]  # located at the figure's cell (its fence is lines 29-31)
+    assert file.endswith("sec/page.md") and 29 <= int(line) <= 31, messages["step"]
+    assert not any("Executed at build time" in m or m.startswith("Download") for m in messages)
+
+    _edit_translation(project, "step", lambda entry: setattr(entry, "msgstr", ""))
+    zh = build_project(project, language="zh_CN")
+    assert zh.returncode == 0, log(zh)
+    problems = untranslated_figure_words(tmp_path / "out", "zh_CN", project / "docs" / "locales")
+    assert len(problems) == 1 and "'step' untranslated" in problems[0], problems
+
+
+def test_gettext_refuses_to_execute(fixture_project, build_project, tmp_path):
+    """The gettext builder reads figure outputs from the cache; it never runs a page itself."""
+    result = build_project(fixture_project(), builder="gettext", out=tmp_path / "pot")
+    assert result.returncode != 0
+    assert "the gettext builder reads outputs from the cache" in log(result), log(result)
 
 
 def test_chinese_build_refuses_to_execute(fixture_project, build_project):

@@ -30,7 +30,7 @@ def test_linkcheck_reports_404(fixture_project, build_project, tmp_path):
         project = fixture_project()
         page = project / "docs" / "sec" / "page.md"
         page.write_text(page.read_text() + f"\nSee <{base}/ok> and <{base}/missing>.\n")
-        result = build_project(project, builder="linkcheck", execute=False, out=tmp_path / "linkcheck")
+        result = build_project(project, builder="linkcheck", outputs=False, out=tmp_path / "linkcheck")
     finally:
         server.shutdown()
     assert result.returncode != 0

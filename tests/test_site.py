@@ -11,7 +11,7 @@ import re
 import pytest
 
 from kb.common import BOX_CLASS
-from tools.catalogs import catalogs
+from tools.catalogs import catalogs, english_interface_words, untranslated_figure_words
 from tools.site import LANGUAGES, LOCALES, SNIPPETS, TRANSLATIONS, broken_internal_links, built_pages
 
 CELL_RE = re.compile(r'<div class="cell_input[^"]*">.*?<pre>(.*?)</pre>', re.S)
@@ -118,3 +118,35 @@ def test_interface_strings_are_translated(site, language):
         text = " ".join(html.unescape(TAG_RE.sub(" ", prose)).split())
         problems += [f"{page.relative_to(site)}: {p!r}" for p in sorted(pieces) if p in text]
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_figures_are_svg_with_their_words_as_text(site, language):
+    """Figures are SVG whose words are <text> (kb.figures), so the translated pages can replace
+    them and the reader's browser draws them; a PNG figure could do neither."""
+    figures = {}
+    for page in built_pages(site, language):
+        for src in re.findall(r'<img [^>]*src="([^"]*_images/[^"]+)"', page.read_text(encoding="utf-8")):
+            figures[f"{page.relative_to(site)}: {src}"] = (page.parent / html.unescape(src)).resolve()
+    assert figures, f"no figures in the {language} build (core/control-flow has one)"
+    bitmaps = [where for where, path in figures.items() if path.suffix != ".svg"]
+    assert not bitmaps, f"figures that are not SVG: {bitmaps}"
+    wordless = [where for where, path in figures.items() if "<text" not in path.read_text(encoding="utf-8")]
+    assert not wordless, f"SVG figures whose words are paths, not text: {wordless}"
+
+
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_figure_words_are_translated(site, language):
+    problems = untranslated_figure_words(site, language)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_the_interface_of_translated_pages_is_translated(site, language):
+    """The theme's words (search placeholder, tooltips, colour modes, landmarks, footer) read in
+    the page's language on every translated page, the search page and the index included."""
+    problems = {}
+    for page in built_pages(site, language, generated=True):
+        for word in english_interface_words(page.read_text(encoding="utf-8")):
+            problems.setdefault(word, []).append(str(page.relative_to(site)))
+    assert not problems, "\n".join(f"{word}: {pages[0]} (+{len(pages) - 1} pages)" for word, pages in problems.items())

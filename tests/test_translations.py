@@ -31,9 +31,11 @@ def test_catalogue_is_complete(po):
 
 
 def current_messages(docs, out) -> dict[str, set[str]]:
-    """Extract the English messages of the current sources (gettext builder, no execution)."""
-    subprocess.run(sphinx_command(docs, out / "pot", doctrees=out / "doctrees", builder="gettext", execute=False),
-                   check=True, capture_output=True, text=True)
+    """Extract the English messages of the current sources and of their figures (the gettext
+    builder, reading outputs from the site's execution cache: nox -s tests builds the site first)."""
+    result = subprocess.run(sphinx_command(docs, out / "pot", doctrees=out / "doctrees", builder="gettext"),
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
     return {
         str(pot.relative_to(out / "pot").with_suffix("")): {e.msgid for e in polib.pofile(str(pot)) if e.msgid}
         for pot in (out / "pot").rglob("*.pot")

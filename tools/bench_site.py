@@ -4,7 +4,7 @@ a benchmark, not a test.
 Prints a Markdown table:
 - the weight of a typical page (HTML + the CSS and JS it loads), raw and gzip-compressed, and the
   part that is ours (kb.css, kb.js) against the stock theme's assets;
-- the size of both search indexes;
+- the size of both search indexes, and of the figure on the control-flow page (SVG with text);
 - the time the browser takes to answer Chinese and English queries on the search page (median of
   several runs, Playwright driving Debian's chromium on localhost).
 """
@@ -25,6 +25,7 @@ from .site import DOCS, HTML, LANGUAGES  # first: importing conf makes docs/_ext
 from kb.search_zh import KbSearchChinese  # noqa: E402
 
 PAGE = "start/from-pytorch.html"
+FIGURE_PAGE = "core/control-flow.html"  # its figure: SVG with text (kb.figures)
 OURS = ("kb.css", "kb.js")
 QUERIES = [("zh_CN", "如何计算梯度"), ("zh_CN", "分片"), ("en", "donate buffers")]
 
@@ -91,6 +92,11 @@ def main() -> None:
         print(f"| {language}: {what} | {kib(len(extra))} | {kib(len(gzip.compress(extra, 9)))} |")
         index = site / language / "searchindex.js"
         print(f"| {language}: search index | {kib(weigh([index])[0])} | {kib(weigh([index])[1])} |")
+        figure_page = site / language / FIGURE_PAGE
+        for src in re.findall(r'<img [^>]*src="([^"]*_images/[^"]+)"', figure_page.read_text(encoding="utf-8")):
+            figure = (figure_page.parent / src).resolve()
+            print(f"| {language}/{FIGURE_PAGE}: figure ({figure.suffix[1:]}) | {kib(weigh([figure])[0])} "
+                  f"| {kib(weigh([figure])[1])} |")
     print("\n| query | median time in the browser | result |\n|---|---|---|")
     for language, query, ms, note in query_times(site):
         print(f"| {language}: {query} | {ms:.1f} ms | {note} |")

@@ -156,3 +156,86 @@ def update_interface_catalogue(language: str) -> Path:
     catalog[:] = entries
     catalog.save(str(po_path))
     return po_path
+
+
+def untranslated_figure_words(site: Path, language: str, locales: Path = LOCALES) -> list[str]:
+    """Words a figure on a translated page still shows in English (kb.figures).
+
+    A word passes if it is the translation of a figure string in the page's catalogue, or a
+    string the catalogue keeps as it is (a proper noun or an API name such as ``jax.lax.scan``).
+    """
+    import html as html_lib
+
+    import polib
+
+    from kb.figures import svg_strings
+
+    problems = []
+    root = site / language
+    for page in sorted(root.rglob("*.html")):
+        rel = page.relative_to(root)
+        if rel.parts[0].startswith("_"):
+            continue
+        images = re.findall(r'<img [^>]*src="([^"]+\.svg)"', page.read_text(encoding="utf-8"))
+        images = [img for img in images if "_images/" in img]
+        if not images:
+            continue
+        po = locales / language / "LC_MESSAGES" / rel.with_suffix(".po")
+        entries = polib.pofile(str(po)) if po.is_file() else []
+        allowed = {e.msgstr for e in entries if e.msgstr} | {e.msgid for e in entries if e.msgstr == e.msgid}
+        for image in images:
+            svg = (page.parent / html_lib.unescape(image)).resolve()
+            for word in svg_strings(svg.read_text(encoding="utf-8")):
+                if re.search(r"[A-Za-z]", word) and word not in allowed:
+                    problems.append(f"{language}/{rel}: figure {svg.name} shows {word!r} untranslated "
+                                    f"(translate it in {po.name}: nox -s i18n extracts figure words)")
+    return problems
+
+
+# Words a translated page's interface may show in Latin letters: names, not sentences.
+INTERFACE_NAMES = {"JAX", "PyTorch", "Python", "Ctrl", "PDF"}
+
+
+def english_interface_words(page_html: str, names: set[str] = INTERFACE_NAMES) -> list[str]:
+    """English a reader meets in the interface of a translated page: tooltips, placeholders and
+    labels of the theme's controls (``title``, ``aria-label``, ``placeholder`` of anything but a
+    link) and visible text outside the article, links, code and the language switch.
+    Names, acronyms and code (``JAX``, ``RNN``, ``jax.jit``, ``NamedSharding``) are not English.
+
+    >>> english_interface_words('<button title="Toggle primary sidebar">x</button>'
+    ...     '<input placeholder="搜索"><a href="x" title="jax.jit">y</a>'
+    ...     '<a data-kb-lang-switch title="Read this page in English">English</a>'
+    ...     '<footer>作者：JAX 知识库作者 © Copyright</footer><article><p>Prose is checked elsewhere</p></article>')
+    ['button title="Toggle primary sidebar"', 'text "作者：JAX 知识库作者 © Copyright"']
+    """
+    from html.parser import HTMLParser
+
+    # Prose, page titles and links (head, article, h1, a) are checked by the catalogue tests; code
+    # and scripts are not for translation. The language switch is a link too.
+    rest = page_html
+    for tag in ("head", "article", "h1", "script", "style", "template", "pre", "code", "a"):
+        rest = re.sub(rf"<{tag}\b.*?</{tag}>", " ", rest, flags=re.S | re.I)
+    found: list[str] = []
+
+    def english(value: str) -> bool:
+        for word in re.findall(r"(?<![.\w])[A-Za-z][A-Za-z0-9_.'-]*", value):  # not .pdf
+            word = word.rstrip(".'-")
+            name = (word in names or re.search(r"[._0-9]", word) or word.isupper()
+                    or re.search(r"[a-z][A-Z]", word))  # a name, an acronym or code
+            if len(word) >= 3 and not name:
+                return True
+        return False
+
+    class Reader(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            for key, value in attrs:
+                if key in ("title", "aria-label", "placeholder") and english(value or ""):
+                    found.append(f'{tag} {key}="{value}"')
+
+        def handle_data(self, data):
+            text = " ".join(data.split())
+            if text and english(text):
+                found.append(f'text "{text}"')
+
+    Reader(convert_charrefs=True).feed(rest)
+    return list(dict.fromkeys(found))

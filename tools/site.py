@@ -34,16 +34,18 @@ GENERATED = {"genindex.html", "search.html"}
 
 def sphinx_command(src: Path, out: Path, *, doctrees: Path, language: str = SOURCE_LANGUAGE,
                    cache: Path | None = None, builder: str = "html", parallel: bool = False,
-                   execute: bool = True, python: str = sys.executable, module: str = "sphinx",
+                   outputs: bool = True, python: str = sys.executable, module: str = "sphinx",
                    extra: tuple[str, ...] | list[str] = ()) -> list[str]:
     """The one way this project runs sphinx-build: the site's conf.py, warnings as errors.
 
-    ``execute=False`` builds without running any cell (gettext, linkcheck); a translated build
-    never executes either way (``kb_languages`` says so). ``module="sphinx_autobuild"`` serves.
+    Only the source language's HTML build executes pages; every other build (a translation,
+    gettext) reads the outputs from the execution cache and fails where one is missing
+    (kb.execution). ``outputs=False`` builds without any cell outputs (linkcheck).
+    ``module="sphinx_autobuild"`` serves.
 
-    >>> cmd = sphinx_command(Path("docs"), Path("out"), doctrees=Path("d"), builder="gettext", execute=False)
+    >>> cmd = sphinx_command(Path("docs"), Path("out"), doctrees=Path("d"), builder="linkcheck", outputs=False)
     >>> cmd[1:5], "nb_execution_mode=off" in cmd, cmd[-2:]
-    (['-m', 'sphinx', '-b', 'gettext'], True, ['docs', 'out'])
+    (['-m', 'sphinx', '-b', 'linkcheck'], True, ['docs', 'out'])
     """
     args = [python, "-m", module, "-b", builder, "-c", str(ROOT), "-W", "--keep-going", "-n", "-q"]
     if parallel:
@@ -51,7 +53,7 @@ def sphinx_command(src: Path, out: Path, *, doctrees: Path, language: str = SOUR
     args += ["-d", str(doctrees), "-D", f"language={language}"]
     if cache is not None:
         args += ["-D", f"nb_execution_cache_path={cache}"]
-    if not execute:
+    if not outputs:
         # No kernel runs, so cells have no lexer: MyST-NB would warn for each.
         args += ["-D", "nb_execution_mode=off", "-D", "suppress_warnings=myst-nb.lexer"]
     return [*args, *extra, str(src), str(out)]

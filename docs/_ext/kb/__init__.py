@@ -11,6 +11,7 @@ Making every page an executed, checked program:
 - ``kb.failures``: a failing page names its snippet and line.
 - ``kb.provenance``: the versions, devices and machine each page ran with.
 - ``kb.tabs``: adjacent ``:tab:`` cells become one synced tab set.
+- ``kb.figures``: figures are SVG with text as text, and their words are translated.
 
 What a reader of the two-language site meets:
 
@@ -19,6 +20,7 @@ What a reader of the two-language site meets:
 - ``kb.language_nav``: the language switch, ``hreflang`` alternates, the sitemap.
 - ``kb.page_meta``: page descriptions and Open Graph tags.
 - ``kb.notfound``: the 404 page.
+- ``kb.theme_words``: the theme's own words (placeholder, tooltips, footer) in the build's language.
 - ``kb.downloads``: a page's programs and notebook for download.
 - ``kb.search_zh``: Chinese search (jieba, a glossary dictionary, the query splitter).
 - ``kb.api_links``: API names in prose link to the official reference.
@@ -36,10 +38,12 @@ MODULES = (
     "kb.failures",
     "kb.provenance",
     "kb.tabs",
+    "kb.figures",
     "kb.downloads",
     "kb.api_links",
     "kb.search_zh",
     "kb.notfound",
+    "kb.theme_words",
     "kb.language_nav",
     "kb.page_meta",
 )

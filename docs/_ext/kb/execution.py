@@ -6,9 +6,11 @@
    process, and a page read in this process compares it before and after (``BEFORE``).
 2. A page whose reading executed it is logged (``[kb] executed core/jit``) and recorded
    (``EXECUTED``, forgotten at the start of each build).
-3. A build whose language has ``execute: False`` in ``kb_languages`` (every translation) must find
-   each page in the shared execution cache the source language's build filled: a page it had to
-   execute fails the build, with a message that says to build the source language first.
+3. Only the source language's HTML build executes. A build whose language has ``execute: False``
+   in ``kb_languages`` (every translation), and any other builder (gettext reads the outputs to
+   extract figure words, see ``kb.figures``), must find each page in the shared execution cache
+   the source language's HTML build filled: a page it had to execute fails the build, with a
+   message that says to build that first.
 4. The execution cache's database is created before parallel readers (``sphinx -j``) start: two
    processes that both find it missing race to create its tables, and one of them fails.
 5. At the end of an HTML build, ``_kb_build.json`` in the output folder lists the pages this build
@@ -65,13 +67,19 @@ def after_reading(app, doctree) -> None:
         return
     logger.info(f"[kb] executed {docname}")
     EXECUTED.set(env, docname, True)
-    if not language(app.config)["execute"]:
+    if not may_execute(app):
+        why = (f"{app.config.language}: execute is False in kb_languages" if app.builder.format == "html"
+               else f"the {app.builder.name} builder reads outputs from the cache")
         logger.error(
-            f"page {docname} was not in the shared execution cache, and this build "
-            f"({app.config.language}: execute is False in kb_languages) must not execute cells. "
-            f"Build the source language first (nox -s docs does both, in that order).",
+            f"page {docname} was not in the shared execution cache, and this build ({why}) must not "
+            f"execute cells. Build the source language's HTML first (nox -s docs).",
             location=docname,
         )
+
+
+def may_execute(app) -> bool:
+    """Whether this build may execute pages: the source language's HTML build alone."""
+    return bool(language(app.config)["execute"]) and app.builder.format == "html"
 
 
 def create_cache(app) -> None:

@@ -1,5 +1,7 @@
 # Added by kb.cells as the last, hidden cell of every executed page (see kb.provenance): it reports
 # what the page ran with, and the page shows it once. It reads the page kernel's state; it is not a snippet.
+# It is part of every executed page, so the execution cache's key of every page includes it: a
+# change here re-executes all pages (as did the switch to SVG figures, kb.figures).
 import datetime as _dt
 import importlib.metadata as _md
 import json as _json

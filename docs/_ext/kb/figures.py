@@ -1,0 +1,151 @@
+"""kb.figures: figures are SVG with their words kept as text, and those words are translated.
+
+1. Page kernels start from kb's own ``python3`` kernelspec (``kb/kernels/python3/kernel.json``,
+   found first because ``setup`` puts ``kb/`` at the front of ``JUPYTER_PATH``): the same ipykernel
+   with matplotlib's inline backend emitting SVG, text kept as ``<text>`` elements
+   (``svg.fonttype: none``) and stable ids (``svg.hashsalt``). The reader's browser draws the
+   letters with its own fonts, so no CJK font is needed on the build machine. A snippet copied
+   out of the page needs none of this.
+2. Before translation (a transform ahead of Sphinx's ``Locale``), every SVG output of a code cell
+   gets its visible words (title, axis labels, legend, annotations: each ``<text>`` that holds a
+   letter; tick numbers are left alone) as hidden translatable paragraphs located at the cell.
+   The gettext builder extracts them into the page's catalogue like any other string; it reads
+   the outputs from the execution cache (``nb_mime_priority_overrides`` in ``conf.py`` makes it
+   pick the SVG) and, like every translated build, executes nothing.
+3. After translation, where a word has a translation a copy of the SVG with the translated words
+   (``<hash>.<language>.svg`` beside the original) replaces it on the page. The hidden paragraphs
+   are then removed (kept only for the gettext builder), so no page shows them.
+
+Text inside ``<tspan>`` pieces (matplotlib's mathtext) is not extracted: write figure words as
+plain strings, and keep measured values (machine names, numbers) out of them, since a catalogue
+entry must not change from one build machine to the next.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from docutils import nodes
+from sphinx.transforms import SphinxTransform
+
+KERNELS = Path(__file__).parent  # JUPYTER_PATH entry: its kernels/python3 is the page kernel
+TEXT_RE = re.compile(r"(<text\b[^>]*>)([^<]+)(</text>)")
+COMMENT_RE = re.compile(r"<!-- (.*?) -->")
+WORD_RE = re.compile(r"[A-Za-z\u3400-\u9fff]")
+BOX_CLASS = "kb-figure-strings"
+
+
+def svg_strings(svg: str) -> list[str]:
+    """The visible words of an SVG drawn by matplotlib with text kept as text, in order, once each.
+
+    >>> svg_strings('<text x="1">sequence length</text><text x="2">10</text>'
+    ...             '<text x="3">A &amp; B</text><text x="4">sequence length</text>')
+    ['sequence length', 'A & B']
+    """
+    found = []
+    for match in TEXT_RE.finditer(svg):
+        text = html.unescape(match.group(2)).strip()
+        if WORD_RE.search(text) and text not in found:
+            found.append(text)
+    return found
+
+
+def translate_svg(svg: str, words: dict[str, str]) -> str:
+    """``svg`` with each ``<text>`` (and matplotlib's comment naming it) in ``words`` replaced.
+
+    >>> translate_svg('<!-- step --><text x="1">step</text><text x="2">10</text>', {"step": "步数"})
+    '<!-- 步数 --><text x="1">步数</text><text x="2">10</text>'
+    """
+    def text(match: re.Match) -> str:
+        original = html.unescape(match.group(2)).strip()
+        if original not in words:
+            return match.group(0)
+        return match.group(1) + escape(words[original]) + match.group(3)
+
+    def comment(match: re.Match) -> str:
+        original = match.group(1)
+        return f"<!-- {words[original]} -->" if original in words else match.group(0)
+
+    return COMMENT_RE.sub(comment, TEXT_RE.sub(text, svg))
+
+
+def _svg_file(app, image: nodes.image) -> Path | None:
+    uri = image.get("uri", "")
+    if not uri.endswith(".svg") or not any(
+            isinstance(a, nodes.container) and a.get("nb_element") == "cell_code_output" for a in _ancestors(image)):
+        return None
+    path = (Path(app.srcdir) / uri.lstrip("/")).resolve() if uri.startswith("/") else None
+    return path if path is not None and path.is_file() else None
+
+
+def _ancestors(node: nodes.Node):
+    node = node.parent
+    while node is not None:
+        yield node
+        node = node.parent
+
+
+def _cell(node: nodes.Node) -> nodes.Node:
+    for ancestor in _ancestors(node):
+        if isinstance(ancestor, nodes.container) and ancestor.get("nb_element") == "cell_code":
+            return ancestor
+    return node
+
+
+class FigureStrings(SphinxTransform):
+    """2: the words of each SVG figure as hidden translatable paragraphs, before translation."""
+
+    default_priority = 10  # sphinx.transforms.i18n.Locale runs at 20
+
+    def apply(self, **kwargs) -> None:
+        for image in list(self.document.findall(nodes.image)):
+            path = _svg_file(self.app, image)
+            words = svg_strings(path.read_text(encoding="utf-8")) if path else []
+            if not words:
+                continue
+            cell = _cell(image)
+            source = cell.source or self.document["source"]
+            line = cell.line or image.line
+            box = nodes.container(classes=[BOX_CLASS], kb_svg=str(path))
+            for word in words:
+                para = nodes.paragraph(word, word, kb_msgid=word)
+                para.source, para.line = source, line
+                box += para
+            image.parent.insert(image.parent.index(image) + 1, box)
+
+
+class TranslatedFigures(SphinxTransform):
+    """3: each figure shows its translated words; the hidden paragraphs go."""
+
+    default_priority = 30  # after Locale (20)
+
+    def apply(self, **kwargs) -> None:
+        for box in list(self.document.findall(nodes.container)):
+            if BOX_CLASS not in box.get("classes", []):
+                continue
+            image = box.parent[box.parent.index(box) - 1]
+            words = {p["kb_msgid"]: p.astext() for p in box.findall(nodes.paragraph)}
+            words = {original: text for original, text in words.items() if text != original}
+            if words and isinstance(image, nodes.image):
+                source = Path(box["kb_svg"])
+                translated = source.with_name(f"{source.stem}.{self.config.language}.svg")
+                content = translate_svg(source.read_text(encoding="utf-8"), words)
+                if not translated.is_file() or translated.read_text(encoding="utf-8") != content:
+                    tmp = translated.with_name(f".{translated.name}.{os.getpid()}")
+                    tmp.write_text(content, encoding="utf-8")
+                    os.replace(tmp, translated)
+                image["uri"] = "/" + os.path.relpath(translated, self.app.srcdir)
+            if self.app.builder.name != "gettext":
+                box.parent.remove(box)
+
+
+def setup(app):
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        [str(KERNELS), *[p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p and p != str(KERNELS)]])
+    app.add_transform(FigureStrings)
+    app.add_transform(TranslatedFigures)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

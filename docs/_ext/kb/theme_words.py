@@ -1,0 +1,71 @@
+"""kb.theme_words: the theme speaks the build's language too.
+
+1. The search box's placeholder (``search_bar_text``, a theme option) is set at ``config-inited``
+   from ``kb.translations``.
+2. Words the theme's templates pass through gettext but the theme's own catalogue leaves
+   untranslated ("System Settings", "Color mode", "© Copyright ...") are translated the way Sphinx
+   documents for any project: a ``sphinx.po`` in the project's ``locale_dirs``
+   (``docs/locales/<language>/LC_MESSAGES/sphinx.po``), which Sphinx compiles and reads before the
+   theme's catalogue. No code here.
+3. Words the theme's templates write in English without gettext (the tooltips of the sidebar
+   toggles, the ``aria-label`` of two navigation landmarks) are replaced in each written page of a
+   translated build at the end of the build, attribute by attribute, from ``kb.translations``.
+   Overriding the templates would mean copying the theme's code; this replaces only the words.
+4. The footer's author line: ``kb_languages`` gives each language its ``author``.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from .languages import language
+from .translations import _
+
+
+def hard_coded_words() -> dict[str, str]:
+    """The English words the theme hard-codes, with their translations in this build."""
+    words = {
+        "Toggle primary sidebar": _("Toggle primary sidebar"),
+        "Toggle secondary sidebar": _("Toggle secondary sidebar"),
+        "Main": _("Main"),
+        "Page": _("Page"),
+    }
+    return {english: str(text) for english, text in words.items()}
+
+
+def replace_attributes(page: str, words: dict[str, str]) -> str:
+    """``page`` with each ``title`` / ``aria-label`` whose value is a key of ``words`` translated.
+
+    >>> replace_attributes('<nav aria-label="Main"><a title="Main">x</a></nav><p>Main</p>', {"Main": "主导航"})
+    '<nav aria-label="主导航"><a title="主导航">x</a></nav><p>Main</p>'
+    """
+    for english, text in words.items():
+        if text != english:
+            for attribute in ("title", "aria-label"):
+                page = page.replace(f'{attribute}="{english}"', f'{attribute}="{html.escape(text, quote=True)}"')
+    return page
+
+
+def on_config_inited(app, config) -> None:
+    config.html_theme_options = {**config.html_theme_options, "search_bar_text": str(_("Search..."))}
+    entry = language(config)
+    config.copyright = config.copyright.replace(config.author, entry["author"])
+    config.author = entry["author"]
+
+
+def translate_pages(app, exception) -> None:
+    if exception is not None or app.builder.format != "html" or language(app.config)["execute"]:
+        return  # the source language's build shows the templates' own words
+    words = hard_coded_words()
+    for page in Path(app.outdir).rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        translated = replace_attributes(text, words)
+        if translated != text:
+            page.write_text(translated, encoding="utf-8")
+
+
+def setup(app):
+    app.connect("config-inited", on_config_inited, priority=600)  # after kb.languages checks the table
+    app.connect("build-finished", translate_pages)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
