@@ -39,6 +39,8 @@ def _load(name: str, path: Path):
 _here = Path(__file__).resolve().parent
 _load("conf", _here / "conf.py")  # the language table (kb_languages) lives there
 _site = _load("tools.site", _here / "tools" / "site.py")
+_interpreter = _load("tools.interpreter", _here / "tools" / "interpreter.py")  # finds Python 3.12
+_browser = _load("tools.browser", _here / "tools" / "browser.py")  # where Chromium is
 BUILD, HTML, LANGUAGES, ROOT = _site.BUILD, _site.HTML, _site.LANGUAGES, _site.ROOT
 SOURCE_LANGUAGE, sphinx_command = _site.SOURCE_LANGUAGE, _site.sphinx_command
 
@@ -47,13 +49,10 @@ nox.options.default_venv_backend = "none"
 
 
 def _python312() -> str:
-    if sys.version_info[:2] == (3, 12):
-        return sys.executable
-    for name in ("python3.12",):
-        found = shutil.which(name)
-        if found:
-            return found
-    raise SystemExit("Python 3.12 is required (jax 0.12 needs >= 3.12); put python3.12 on PATH.")
+    found = _interpreter.find_python()
+    if found is None:
+        raise SystemExit(_interpreter.MISSING)
+    return found
 
 
 def _env(session: nox.Session, name: str = "kb", requirements: str = "requirements.txt") -> Path:
@@ -148,6 +147,8 @@ def page(session: nox.Session) -> None:
 @nox.session
 def tests(session: nox.Session) -> None:
     """Everything that needs no network: snippets, doctests, translations, the built site."""
+    if _browser.chromium_path() is None:  # say it now, not as a dozen errors at the end
+        session.error(f"the browser tests need Debian's Chromium: {_browser.INSTALL} (or set KB_CHROMIUM)")
     bin_dir = _env(session)
     build_docs(session, bin_dir)
     # pytest's settings (paths, doctests, -n auto) are in pyproject.toml.

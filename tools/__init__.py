@@ -1,5 +1,6 @@
 """Build, translation and benchmark tooling of the knowledge base (not tests; tests/ uses it).
 
+- ``tools.interpreter``: the Python 3.12 nox makes the environment with (PATH, pyenv).
 - ``tools.site``: paths, the language table (from ``conf.py``), ``sphinx_command`` (the one way
   sphinx-build is run), ``source_pages`` / ``built_pages``, internal-link checking.
 - ``tools.catalogs``: translation catalogues: completeness, markup, normalising, and the kb

@@ -15,11 +15,16 @@
    processes that both find it missing race to create its tables, and one of them fails.
 5. At the end of an HTML build, ``_kb_build.json`` in the output folder lists the pages this build
    executed and each page's cell run times (read by the tests and by ``nox -s bench``).
+6. Page kernels start from kb's own ``python3`` kernelspec (``kb/kernels/python3/kernel.json``,
+   found first because ``setup`` puts ``kb/`` at the front of ``JUPYTER_PATH``; the pages keep
+   naming ``python3``): the same ipykernel with SVG figures (see ``kb.figures``) and no warning
+   at each kernel's start ("Kernel is running over TCP without encryption", once per page).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -31,6 +36,7 @@ from .provenance import CELL_SECONDS, move_timing_to_probe
 
 logger = logging.getLogger(__name__)
 
+KERNELS = Path(__file__).parent  # a JUPYTER_PATH entry: its kernels/python3 is the page kernel
 _EXECUTIONS = [0]  # notebooks executed by this process
 BEFORE = PageState("executions_before")
 EXECUTED = PageState("executed", per_build=True)
@@ -101,7 +107,14 @@ def write_report(app, exception) -> None:
     Path(app.outdir, "_kb_build.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
 
 
+def use_page_kernel() -> None:
+    """Put kb's kernelspec first on JUPYTER_PATH (idempotent)."""
+    rest = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p and p != str(KERNELS)]
+    os.environ["JUPYTER_PATH"] = os.pathsep.join([str(KERNELS), *rest])
+
+
 def setup(app):
+    use_page_kernel()
     install_execution_hook()
     BEFORE.connect(app)
     EXECUTED.connect(app)

@@ -1,11 +1,9 @@
 """kb.figures: figures are SVG with their words kept as text, and those words are translated.
 
-1. Page kernels start from kb's own ``python3`` kernelspec (``kb/kernels/python3/kernel.json``,
-   found first because ``setup`` puts ``kb/`` at the front of ``JUPYTER_PATH``): the same ipykernel
-   with matplotlib's inline backend emitting SVG, text kept as ``<text>`` elements
-   (``svg.fonttype: none``) and stable ids (``svg.hashsalt``). The reader's browser draws the
-   letters with its own fonts, so no CJK font is needed on the build machine. A snippet copied
-   out of the page needs none of this.
+1. Page kernels (``kb.execution``) have matplotlib's inline backend emit SVG, with text kept as
+   ``<text>`` elements (``svg.fonttype: none``) and stable ids (``svg.hashsalt``). The reader's
+   browser draws the letters with its own fonts, so no CJK font is needed on the build machine. A
+   snippet copied out of the page needs none of this.
 2. Before translation (a transform ahead of Sphinx's ``Locale``), every SVG output of a code cell
    gets its visible words (title, axis labels, legend, annotations: each ``<text>`` that holds a
    letter; tick numbers are left alone) as hidden translatable paragraphs located at the cell.
@@ -32,7 +30,6 @@ from xml.sax.saxutils import escape
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
-KERNELS = Path(__file__).parent  # JUPYTER_PATH entry: its kernels/python3 is the page kernel
 TEXT_RE = re.compile(r"(<text\b[^>]*>)([^<]+)(</text>)")
 COMMENT_RE = re.compile(r"<!-- (.*?) -->")
 WORD_RE = re.compile(r"[A-Za-z\u3400-\u9fff]")
@@ -144,8 +141,6 @@ class TranslatedFigures(SphinxTransform):
 
 
 def setup(app):
-    os.environ["JUPYTER_PATH"] = os.pathsep.join(
-        [str(KERNELS), *[p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p and p != str(KERNELS)]])
     app.add_transform(FigureStrings)
     app.add_transform(TranslatedFigures)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
