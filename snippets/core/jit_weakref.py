@@ -1,0 +1,38 @@
+"""jax.jit keeps a weak reference to the function: a callable that cannot be weakly referenced fails."""
+import jax
+import jax.numpy as jnp
+
+
+class Scale:
+    """A small callable object; __slots__ without "__weakref__" leaves no room for weak references."""
+
+    __slots__ = ("factor",)
+
+    def __init__(self, factor):
+        self.factor = factor
+
+    def __call__(self, x):
+        return x * self.factor
+
+
+class WeakScale(Scale):
+    __slots__ = ("__weakref__",)  # the one addition jax.jit needs
+
+
+x = jnp.arange(3.0)
+try:
+    jax.jit(Scale(2.0))(x)
+    message = "no error"
+except TypeError as error:
+    message = str(error)
+print("jax.jit(Scale(2.0))(x)         -> TypeError:", message)
+assert "cannot create weak reference to 'Scale' object" in message
+
+scale = Scale(2.0)
+fixes = {
+    "jax.jit(WeakScale(2.0))(x)": jax.jit(WeakScale(2.0))(x),
+    "jax.jit(lambda v: scale(v))(x)": jax.jit(lambda v: scale(v))(x),  # or wrap it in a function
+}
+for name, value in fixes.items():
+    print(f"{name:30s} -> {value}")
+    assert jnp.allclose(value, 2 * x)
