@@ -28,8 +28,12 @@ def test_good_fixture_builds_in_both_languages_and_zh_executes_nothing(fixture_p
     assert report["executed"] == []
     assert json.loads((tmp_path / "out" / "en" / "_kb_build.json").read_text())["executed"] == ["sec/page"]
     page = (tmp_path / "out" / "zh_CN" / "sec" / "page.html").read_text(encoding="utf-8")
-    assert "一个页面" in page and "本页在构建时执行" in page
-    assert "下载：" in page and "本页的程序：" in page  # the interface catalogue (kb.po) is applied
+    assert "一个页面" in page and "本页构建时的运行环境" in page
+    assert "下载：" in page and "本页的程序（3 个）" in page  # the interface catalogue (kb.po) is applied
+    # The program list is folded: a closed <details> whose summary counts the programs.
+    folded = re.search(r"<details [^>]*class=\"[^\"]*kb-downloads[^>]*>", page)
+    assert folded and " open" not in folded.group(0), folded
+    assert page.index("本页的程序（3 个）") < page.index("</summary>") < page.index("kb-download-py")
     assert page.count('class="sd-tab-label"') == 2  # the two cells became one tab set
     assert not broken_internal_links(tmp_path / "out" / "zh_CN")
     # The figure is SVG with its words as text; the Chinese page shows a translated copy.

@@ -50,5 +50,5 @@ def test_provenance_in_english():
 
 def test_provenance_in_chinese(chinese):
     zh = provenance.provenance_paragraph(INFO, 3.25).astext()
-    assert zh.startswith("本页在构建时执行：Python 3.12.1，jax 0.12.0.1，flax 0.12.12；")
-    assert "CPU ×8（模拟设备；Linux x86_64，2 核）" in zh and "3.2 秒" in zh
+    assert zh.startswith("本页构建时的运行环境：Python 3.12.1，jax 0.12.0.1，flax 0.12.12；")
+    assert "CPU ×8（模拟设备；Linux x86_64，2 核）" in zh and "所有单元格共耗时 3.2 秒" in zh

@@ -111,7 +111,7 @@ def test_interface_strings_are_translated(site, language):
 
     pieces = {piece.strip() for msgid in interface_messages() for piece in re.split(r"\{[^}]*\}", msgid)}
     pieces = {p for p in pieces if len(p) >= 8 and re.search(r"[A-Za-z]{4}", p)}
-    assert "Executed at build time" in pieces and "this page as a notebook" in pieces
+    assert "Executed at build time" in pieces and "this page as a notebook (.ipynb)" in pieces
     problems = []
     for page in built_pages(site, language):
         prose = re.sub(r"<pre>.*?</pre>", " ", page.read_text(encoding="utf-8"), flags=re.S)

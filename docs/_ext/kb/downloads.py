@@ -2,7 +2,9 @@
 
 1. A page with code cells gets a downloads line in its header box (``kb.common.header_box``):
    the page as a notebook (``.ipynb``, with its outputs) and each snippet it loads (``.py``, once
-   each, in page order). The words come from ``kb.translations``.
+   each, in page order). The list of programs is folded (a closed ``<details>``, sphinx-design's
+   dropdown nodes) so that a page with many snippets still shows its prose on the first screen;
+   its summary line says how many there are. The words come from ``kb.translations``.
 2. At the end of an HTML build the executed notebooks MyST-NB wrote are copied to
    ``_kb/notebooks/<page>.ipynb``, without the hidden provenance cell and the timing metadata.
 
@@ -17,6 +19,7 @@ from pathlib import Path
 
 from docutils import nodes
 from sphinx import addnodes
+from sphinx_design.dropdown import dropdown_main, dropdown_title
 
 from .common import PROBE_TAG, cell_options, code_cells, header_box, is_probe
 from .translations import _, format_nodes, separator
@@ -41,12 +44,12 @@ def add_downloads(app, doctree: nodes.document) -> None:
     if not loads:
         return
     source = Path(env.doc2path(docname))
-    notebook = nodes.reference("", f"{_('this page as a notebook')} (.ipynb)",
+    notebook = nodes.reference("", str(_("this page as a notebook (.ipynb)")),
                                refuri=_relative(docname, f"{NOTEBOOKS}/{docname}.ipynb"), classes=["kb-download-ipynb"])
-    programs: list[nodes.Node] = []
+    programs = nodes.paragraph(classes=["kb-downloads-programs"])
     for load in loads:
-        if programs:
-            programs.append(nodes.Text(separator(_("{program}, {next_program}"))))
+        if len(programs):
+            programs += nodes.Text(separator(_("{program}, {next_program}")))
         name = (source.parent / load).name
         ref = addnodes.download_reference("", "", reftarget=load, refdoc=docname, refexplicit=True,
                                           classes=["kb-download-py"])
@@ -54,11 +57,14 @@ def add_downloads(app, doctree: nodes.document) -> None:
         rel_filename, _abs = env.relfn2path(load, docname)
         ref["filename"] = env.dlfiles.add_file(docname, rel_filename).as_posix()
         ref += nodes.literal(name, name)
-        programs.append(ref)
-    para = nodes.paragraph(classes=["kb-downloads"])
-    para += nodes.strong(text=str(_("Download: ")))
-    para.extend(format_nodes(_("{notebook} · its programs: {programs}"), notebook=notebook, programs=programs))
-    header_box(doctree).append(para)
+        programs += ref
+    title = dropdown_title(classes=["kb-downloads-title"])
+    title += nodes.strong(text=str(_("Download: ")))
+    title.extend(format_nodes(_("{notebook} · its programs ({count})"), notebook=notebook, count=str(len(loads))))
+    folded = dropdown_main(classes=["kb-downloads"])
+    folded += title
+    folded += programs
+    header_box(doctree).append(folded)
 
 
 def copy_notebooks(app, exception) -> None:
