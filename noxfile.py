@@ -91,7 +91,10 @@ def build_docs(session: nox.Session, bin_dir: Path, html: Path = HTML, *extra: s
     for language in LANGUAGES:
         _sphinx(session, bin_dir, language, html / language, *extra)
     _root_index(html)
-    session.log(f"Built {', '.join(str(html / lang) for lang in LANGUAGES)}; open {html / 'index.html'}")
+    session.log(f"Built {', '.join(str(html / lang) for lang in LANGUAGES)}.")
+    # Opened from disk (file://) the pages work, but search lists results without summaries.
+    session.log(f"Serve it: {' '.join(_browser.serve_command(os.path.relpath(html)))}  "
+                f"then open http://127.0.0.1:8000/")
 
 
 @nox.session

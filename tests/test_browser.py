@@ -4,11 +4,12 @@ choice, and no console errors or requests to other hosts."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote, urlsplit
 
 import pytest
 
-from tools.browser import INSTALL, chromium, chromium_path, serve
+from tools.browser import INSTALL, chromium, chromium_path, serve, serve_command
 from tools.site import LANGUAGES, SNIPPETS, built_pages
 
 
@@ -118,3 +119,46 @@ def test_no_console_errors_and_no_external_requests(page, server, path):
     page.goto(f"{server}/{path}", wait_until="networkidle")
     assert not errors, f"{path}: console errors {errors}"
     assert not external, f"{path}: requests to other hosts {external}"
+
+
+@pytest.mark.parametrize("language, query", [("zh_CN", "pytree"), ("en", "tree")])
+def test_search_summaries_come_from_prose(page, server, language, query):
+    """A result's summary quotes the page's prose: not the header buttons (亮色 暗色), nor the
+    programs' file names in the provenance box, even when the query matches those."""
+    page.goto(f"{server}/{language}/search.html?q={quote(query)}")
+    page.wait_for_selector("#search-results p.context")
+    page.wait_for_timeout(500)  # summaries arrive one by one
+    summaries = page.eval_on_selector_all("#search-results p.context", "els => els.map(e => e.textContent)")
+    assert summaries, f"{query!r}: no summaries"
+    for text in summaries:
+        assert not re.search(r"\w+\.py\b", text), f"{query!r}: a file name in the summary: {text!r}"
+        assert "亮色" not in text and "暗色" not in text and "Light" not in text, f"{query!r}: theme words: {text!r}"
+
+
+def test_the_serve_command_nox_prints_gives_working_search(browser, site, tmp_path):
+    """`nox -s docs` ends by printing tools.browser.serve_command; run exactly that (on a free
+    port) and search, summaries included, works as it does not from file://."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(serve_command(site, port, python=sys.executable), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            with socket.socket() as client:
+                if client.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/zh_CN/search.html?q={quote('梯度')}")
+        page.wait_for_selector("#search-results p.context", timeout=20000)
+        assert page.locator("#search-results p.context").count() > 0
+        page.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

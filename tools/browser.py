@@ -15,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
+
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 INSTALL = "apt-get install chromium"
@@ -24,6 +25,16 @@ def chromium_path() -> Path | None:
     """Where Chromium is, or None."""
     found = os.environ.get("KB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
     return Path(found) if Path(found).exists() else None
+
+
+def serve_command(directory: Path | str, port: int = 8000, python: str = "python3") -> list[str]:
+    """The one command a reader runs to serve a built site (search needs HTTP: opened from disk,
+    a browser refuses the requests for the result summaries).
+
+    >>> " ".join(serve_command("_build/html"))
+    'python3 -m http.server --directory _build/html --bind 127.0.0.1 8000'
+    """
+    return [python, "-m", "http.server", "--directory", str(directory), "--bind", "127.0.0.1", str(port)]
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):

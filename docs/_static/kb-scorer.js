@@ -22,3 +22,18 @@ var Scorer = {
   term: 5,
   partialTerm: 2,
 };
+
+/* kb: a result's summary comes from the page's prose. Sphinx takes it from the whole [role=main]
+   element, which here also holds the header buttons (亮色 暗色 ...), the provenance box (versions
+   and the programs' file names), code cells and the previous/next links: drop those first. */
+document.addEventListener("DOMContentLoaded", () => {
+  if (typeof Search === "undefined" || typeof Search.htmlToText !== "function") return;
+  const htmlToText = Search.htmlToText;
+  const notProse = [".kb-provenance", ".bd-header-article", ".prev-next-area", ".bd-footer-content",
+                    ".bd-sidebar-secondary", "div.cell_input", "div.cell_output", ".onlyprint"];
+  Search.htmlToText = (htmlString, anchor) => {
+    const page = new DOMParser().parseFromString(htmlString, "text/html");
+    page.querySelectorAll(notProse.join(", ")).forEach((el) => el.remove());
+    return htmlToText(page.documentElement.outerHTML, anchor);
+  };
+});
