@@ -56,7 +56,7 @@ nb_execution_raise_on_error = False  # kb.failures reports the page, snippet and
 nb_execution_show_tb = False  # kb.failures names snippet and line; the full traceback goes to reports/
 nb_execution_in_temp = True
 nb_execution_allow_errors = False
-nb_output_stderr = "warn"  # anything a snippet prints to stderr (warnings!) fails the build
+nb_output_stderr = "remove"  # kb.failures fails the build on any stderr, naming the snippet and quoting it
 nb_merge_streams = True
 # The gettext builder reads cell outputs too, and takes a figure's SVG so that kb.figures can
 # extract its words into the page's catalogue (MyST-NB gives gettext text/plain only by default).

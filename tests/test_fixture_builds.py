@@ -110,6 +110,19 @@ def test_failing_snippet_fails_the_build_naming_page_snippet_line(fixture_projec
     assert message in text, text
 
 
+def test_snippet_that_warns_fails_the_build_naming_snippet_and_warning(fixture_project, build_project):
+    project = fixture_project()
+    (project / "snippets" / "sec" / "jax_side.py").write_text(
+        '"""Warns."""\nimport warnings\n\nwarnings.warn("this API is old", FutureWarning)\nprint(1)\n')
+    result = build_project(project)
+    assert result.returncode != 0
+    text = log(result)
+    expected = ("page sec/page: snippet snippets/sec/jax_side.py wrote to stderr",
+                "snippets/sec/jax_side.py:4: FutureWarning: this API is old")
+    assert all(part in text for part in expected), text
+    assert "ipykernel_" not in text and "stderr was found in the cell outputs" not in text, text
+
+
 def test_inline_code_cell_fails_the_build(fixture_project, build_project):
     project = fixture_project()
     page = project / "docs" / "sec" / "page.md"

@@ -12,7 +12,7 @@ import pytest
 
 from kb.common import BOX_CLASS
 from tools.catalogs import catalogs, english_interface_words, untranslated_figure_words
-from tools.site import LANGUAGES, LOCALES, SNIPPETS, TRANSLATIONS, broken_internal_links, built_pages
+from tools.site import DOCS, LANGUAGES, LOCALES, SNIPPETS, TRANSLATIONS, broken_internal_links, built_pages
 
 CELL_RE = re.compile(r'<div class="cell_input[^"]*">.*?<pre>(.*?)</pre>', re.S)
 TAG_RE = re.compile(r"<[^>]+>")
@@ -150,3 +150,33 @@ def test_the_interface_of_translated_pages_is_translated(site, language):
         for word in english_interface_words(page.read_text(encoding="utf-8")):
             problems.setdefault(word, []).append(str(page.relative_to(site)))
     assert not problems, "\n".join(f"{word}: {pages[0]} (+{len(pages) - 1} pages)" for word, pages in problems.items())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_section_index_offers_all_its_programs_in_one_archive(site, language):
+    import zipfile
+
+    sections = [p.name for p in sorted(SNIPPETS.iterdir()) if p.is_dir() and (DOCS / p.name / "index.md").exists()]
+    assert {"core", "parallel"} <= set(sections)
+    for section in sections:
+        page = (site / language / section / "index.html").read_text(encoding="utf-8")
+        href = f"../_kb/downloads/{section}-programs.zip"
+        assert f'href="{href}"' in page, f"{language}/{section}/index.html: no link to {href}"
+        with zipfile.ZipFile(site / language / "_kb" / "downloads" / f"{section}-programs.zip") as archive:
+            names = sorted(archive.namelist())
+        expected = sorted(f"{section}/{p.name}" for p in (SNIPPETS / section).glob("*.py"))
+        assert names == expected, f"{section}: the archive does not hold exactly snippets/{section}/*.py"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_outputs_name_the_snippet_not_the_kernels_temporary_file(site, language):
+    """An error quoted in an output names snippets/<section>/<name>.py:<line> (kb.outputs), the
+    same in every build, never the kernel's /tmp/ipykernel_<pid>/<hash>.py."""
+    leaking = [str(p.relative_to(site)) for p in built_pages(site, language) if "ipykernel_" in p.read_text(encoding="utf-8")]
+    assert not leaking, f"pages that quote the kernel's temporary file: {leaking}"
+    index = (site / language / "searchindex.js").read_text(encoding="utf-8")
+    terms = json.loads(index[index.index("(") + 1:index.rindex(")")])["terms"]
+    # An incremental build leaves terms of pages read before with no pages ([]): only live ones count.
+    assert not [t for t, docs in terms.items() if "ipykernel_" in t and docs != []], "the search index has them"
+    jit = (site / language / "core" / "jit.html").read_text(encoding="utf-8")
+    assert re.search(r"relu_python at snippets/core/jit_\w+\.py:\d+", jit), "the jit page's tracer error names no snippet"

@@ -10,6 +10,7 @@ Making every page an executed, checked program:
 - ``kb.execution``: pages execute once (source language only); the build report.
 - ``kb.failures``: a failing page names its snippet and line.
 - ``kb.provenance``: the versions, devices and machine each page ran with.
+- ``kb.outputs``: outputs name the snippet (path and line), not the kernel's temporary file.
 - ``kb.tabs``: adjacent ``:tab:`` cells become one synced tab set.
 - ``kb.figures``: figures are SVG with text as text, and their words are translated.
 
@@ -37,6 +38,7 @@ MODULES = (
     "kb.execution",
     "kb.failures",
     "kb.provenance",
+    "kb.outputs",
     "kb.tabs",
     "kb.figures",
     "kb.downloads",

@@ -12,10 +12,12 @@
 4. ``source_pages()``: the pages of a source tree, found exactly as Sphinx finds them (its own
    ``Project.discover`` with the site's ``exclude_patterns``).
 5. ``glossary_path()``: where the glossary is read from.
+6. ``snippet_path(app, load)``: a cell's ``:load:`` target as a path from the repository root.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -38,6 +40,13 @@ def code_cells(doctree: nodes.Node) -> list[nodes.container]:
 def cell_options(cell: nodes.Element) -> dict[str, Any]:
     """The options of a code cell (``:load:``, ``:tab:``, ``:tags:``)."""
     return cell.get("cell_metadata") or {}
+
+
+def snippet_path(app, load: str) -> str:
+    """The ``:load:`` target of a cell of the page being read, from the repository root
+    (``snippets/core/jit_inline.py``): how build messages and outputs name a snippet."""
+    source = Path(app.env.doc2path(app.env.docname))
+    return os.path.relpath((source.parent / load).resolve(), Path(app.srcdir).parent)
 
 
 def is_probe(cell: nodes.Element) -> bool:

@@ -7,6 +7,10 @@
    its summary line says how many there are. The words come from ``kb.translations``.
 2. At the end of an HTML build the executed notebooks MyST-NB wrote are copied to
    ``_kb/notebooks/<page>.ipynb``, without the hidden provenance cell and the timing metadata.
+3. Each section's index page (``<section>/index``) offers all the section's programs at once:
+   ``_kb/downloads/<section>-programs.zip`` holds every ``.py`` of ``snippets/<section>/`` (every
+   snippet is on a page; the tests check that), written at the end of the build with fixed
+   timestamps so the archive is the same from one build to the next.
 
 Sphinx's ``{download}`` role needs one role per file in the page's source; kb builds the line from
 the cells themselves so no page repeats its ``:load:`` paths.
@@ -15,6 +19,7 @@ the cells themselves so no page repeats its ``:load:`` paths.
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
 from docutils import nodes
@@ -25,6 +30,7 @@ from .common import PROBE_TAG, cell_options, code_cells, header_box, is_probe
 from .translations import _, format_nodes, separator
 
 NOTEBOOKS = "_kb/notebooks"
+ARCHIVES = "_kb/downloads"
 
 
 def _relative(pagename: str, target: str) -> str:
@@ -67,6 +73,45 @@ def add_downloads(app, doctree: nodes.document) -> None:
     header_box(doctree).append(folded)
 
 
+def section_programs(app, section: str) -> list[Path]:
+    """The programs of a section: every .py in its snippets folder."""
+    return sorted((Path(app.srcdir) / app.config.kb_snippets_dir / section).glob("*.py"))
+
+
+def add_section_archive(app, doctree: nodes.document) -> None:
+    docname = app.env.docname
+    section, _slash, rest = docname.partition("/")
+    if app.builder.format != "html" or rest != "index" or not section_programs(app, section):
+        return
+    count = len(section_programs(app, section))
+    name = f"{section}-programs.zip"
+    link = nodes.reference("", "", refuri=_relative(docname, f"{ARCHIVES}/{name}"), classes=["kb-download-zip"])
+    link += nodes.literal(name, name)
+    para = nodes.paragraph(classes=["kb-section-downloads"])
+    para.extend(format_nodes(_("All programs of this section, in one archive: {archive} ({count} files)."),
+                             archive=link, count=str(count)))
+    first = next(iter(doctree.findall(nodes.paragraph)), None)
+    if first is not None:
+        first.parent.insert(first.parent.index(first) + 1, para)
+
+
+def write_section_archives(app, exception) -> None:
+    if exception is not None or app.builder.format != "html":
+        return
+    folder = Path(app.outdir) / ARCHIVES
+    for docname in sorted(app.env.found_docs):
+        section, _slash, rest = docname.partition("/")
+        programs = section_programs(app, section) if rest == "index" else []
+        if not programs:
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(folder / f"{section}-programs.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in programs:
+                info = zipfile.ZipInfo(f"{section}/{path.name}", date_time=(2026, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, path.read_bytes())
+
+
 def copy_notebooks(app, exception) -> None:
     """Executed notebooks into _kb/notebooks/, without the hidden provenance cell."""
     if exception is not None or app.builder.format != "html":
@@ -84,5 +129,7 @@ def copy_notebooks(app, exception) -> None:
 
 def setup(app):
     app.connect("doctree-read", add_downloads)
+    app.connect("doctree-read", add_section_archive)
     app.connect("build-finished", copy_notebooks)
+    app.connect("build-finished", write_section_archives)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

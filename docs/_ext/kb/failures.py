@@ -1,24 +1,29 @@
 """kb.failures: a page that fails to execute fails the build, naming page, snippet and line.
 
-MyST-NB alone reports only the page ("Executing notebook failed: CellExecutionError"). For a
-cell that raised, failed an ``assert`` or was killed at the cell timeout, kb reads the executed
-notebook MyST-NB wrote, finds the failing cell, maps it back to its ``:load:`` snippet and to the
-line inside it, and logs one error: ``page core/jit failed to execute, in snippet
-snippets/core/jit_inline.py:7: AssertionError: ...``. The build's last error lists every page
-that failed.
+1. MyST-NB alone reports only the page ("Executing notebook failed: CellExecutionError"). For a
+   cell that raised, failed an ``assert`` or was killed at the cell timeout, kb reads the executed
+   notebook MyST-NB wrote, finds the failing cell, maps it back to its ``:load:`` snippet and to
+   the line inside it, and logs one error: ``page core/jit failed to execute, in snippet
+   snippets/core/jit_inline.py:7: AssertionError: ...``. The build's last error lists every page
+   that failed.
+2. A snippet that writes to stderr (a warning, above all a deprecation) fails the build too, with
+   the snippet and the warning quoted, its kernel file name replaced by the snippet's path and line:
+   ``snippet snippets/core/jit_x.py wrote to stderr: snippets/core/jit_x.py:3: FutureWarning: ...``.
+   (MyST-NB's own report names only a cell number, so ``conf.py`` sets ``nb_output_stderr`` to
+   ``remove`` and leaves the reporting to kb.)
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
 
 from sphinx.util import logging
 
-from .common import PROBE_TAG, PageState
+from .common import PROBE_TAG, PageState, snippet_path
+from .outputs import name_snippet
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +90,10 @@ def executed_cells(app, docname: str) -> list[dict[str, Any]]:
         meta = cell.get("metadata", {})
         timing = meta.get("execution", {})
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        stderr = "".join(_text(o) for o in cell.get("outputs", [])
+                         if o.get("output_type") == "stream" and o.get("name") == "stderr")
         cells.append({
+            "stderr": stderr,
             "load": meta.get("load"),
             "probe": PROBE_TAG in meta.get("tags", []),
             "exec_count": cell.get("execution_count"),
@@ -93,6 +101,35 @@ def executed_cells(app, docname: str) -> list[dict[str, Any]]:
             "traceback": "\n".join(errors[-1].get("traceback", [])) if errors else None,
         })
     return cells
+
+
+def _text(output: dict[str, Any]) -> str:
+    text = output.get("text", "")
+    return "".join(text) if isinstance(text, list) else text
+
+
+def quote_stderr(text: str, snippet: str, lines: int = 3) -> str:
+    """The first lines of a cell's stderr, the kernel's file name replaced by the snippet's path.
+
+    >>> quote_stderr("/tmp/ipykernel_77/2436.py:3: FutureWarning: old API\\n  warnings.warn(x)\\n",
+    ...              "snippets/core/a.py")
+    'snippets/core/a.py:3: FutureWarning: old API | warnings.warn(x)'
+    """
+    text = name_snippet(ANSI_RE.sub("", text), snippet)
+    kept = [line.strip() for line in text.splitlines() if line.strip()][:lines]
+    return " | ".join(kept)
+
+
+def report_stderr(app, doctree) -> None:
+    env = app.env
+    docname = env.docname
+    for cell in executed_cells(app, docname):
+        if cell["probe"] or not cell["stderr"].strip():
+            continue
+        snippet = snippet_path(app, cell["load"]) if cell["load"] else "(a cell without :load:)"
+        logger.error(f"page {docname}: snippet {snippet} wrote to stderr (a warning fails the build: fix its "
+                     f"cause rather than silencing it): {quote_stderr(cell['stderr'], snippet)}", location=docname)
+        FAILED.set(env, docname, True)
 
 
 def report_failure(app, doctree) -> None:
@@ -103,14 +140,10 @@ def report_failure(app, doctree) -> None:
     exec_data = NbMetadataCollector.get_exec_data(env, docname)
     if not exec_data or exec_data.get("succeeded", True):
         return
-    source = Path(env.doc2path(docname))
     cells = [c for c in executed_cells(app, docname) if not c["probe"]]
     index, line, reason = describe_failure(cells, exec_data.get("error"), app.config.nb_execution_timeout)
-    if index is None or not cells[index]["load"]:
-        snippet = "(the cell could not be identified)"
-    else:
-        path = (source.parent / cells[index]["load"]).resolve()
-        snippet = os.path.relpath(path, Path(app.srcdir).parent) + (f":{line}" if line else "")
+    found = snippet_path(app, cells[index]["load"]) if index is not None and cells[index]["load"] else None
+    snippet = found + (f":{line}" if line else "") if found else "(the cell could not be identified)"
     logger.error(f"page {docname} failed to execute, in snippet {snippet}: {reason}", location=docname)
     FAILED.set(env, docname, True)
 
@@ -125,5 +158,6 @@ def summarise(app, exception) -> None:
 def setup(app):
     FAILED.connect(app)
     app.connect("doctree-read", report_failure)
+    app.connect("doctree-read", report_stderr)
     app.connect("build-finished", summarise)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
