@@ -9,7 +9,6 @@ import subprocess
 import polib
 import pytest
 
-from kb.common import glossary_copies
 from tools.catalogs import catalog_report, catalogs, missing_interface_messages, where
 from tools.site import DOCS, LOCALES, ROOT, TRANSLATIONS, sphinx_command
 
@@ -63,12 +62,3 @@ def test_catalogues_are_up_to_date(tmp_path, language):
 def test_interface_catalogue_has_every_string_the_code_asks_for(language):
     missing = missing_interface_messages(language)
     assert not missing, f"kb.po ({language}) lacks these strings (run `nox -s i18n`, then translate): {missing}"
-
-
-def test_glossary_copy_matches_the_shared_glossary():
-    """docs/_data/GLOSSARY.tsv serves builds without ../shared; it must not drift from it."""
-    shared, copy = glossary_copies(ROOT)
-    if not shared.exists():
-        pytest.skip("../shared/GLOSSARY.tsv is not beside this checkout (only CI and team machines have it)")
-    assert copy.read_text(encoding="utf-8") == shared.read_text(encoding="utf-8"), \
-        "docs/_data/GLOSSARY.tsv differs from ../shared/GLOSSARY.tsv: copy the shared one over it"

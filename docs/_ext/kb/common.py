@@ -11,7 +11,7 @@
    Every kb module keeps its per-page state this way and no other.
 4. ``source_pages()``: the pages of a source tree, found exactly as Sphinx finds them (its own
    ``Project.discover`` with the site's ``exclude_patterns``).
-5. ``glossary_path()``: where the glossary is read from.
+5. ``glossary_path()``: the project's glossary (``docs/_data/glossary.tsv``).
 6. ``snippet_path(app, load)``: a cell's ``:load:`` target as a path from the repository root.
 """
 
@@ -151,12 +151,6 @@ def source_pages(srcdir: Path, exclude_patterns: Iterable[str], source_suffix: d
     return sorted(Project(srcdir, source_suffix).discover(list(exclude_patterns)))
 
 
-def glossary_copies(root: Path) -> tuple[Path, Path]:
-    """The team's glossary (``../shared`` beside the repository) and the repository's copy of it."""
-    return root.parent / "shared" / "GLOSSARY.tsv", root / "docs" / "_data" / "GLOSSARY.tsv"
-
-
 def glossary_path(root: Path) -> Path:
-    """The glossary the build reads: the team's where it is beside the repository, else the copy."""
-    shared, copy = glossary_copies(root)
-    return shared if shared.exists() else copy
+    """The project's glossary, docs/_data/glossary.tsv: the one source of its Chinese terms."""
+    return root / "docs" / "_data" / "glossary.tsv"
