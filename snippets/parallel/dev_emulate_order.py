@@ -18,6 +18,16 @@ CASES = {
         "import jax; print(jax.device_count())\n"
         "try:\n    jax.config.update('jax_num_cpu_devices', 8)\n"
         "except RuntimeError as err:\n    print('RuntimeError:', err)"),
+    # The older XLA flag is read by the backend when it starts, not by `import jax`.
+    "XLA_FLAGS before import jax": (
+        "import os; os.environ['XLA_FLAGS'] = '--xla_force_host_platform_device_count=8'\n"
+        "import jax; print(jax.device_count())"),
+    "XLA_FLAGS after import jax": (
+        "import os, jax; os.environ['XLA_FLAGS'] = '--xla_force_host_platform_device_count=8'\n"
+        "print(jax.device_count())"),
+    "XLA_FLAGS=4 and env var=8": (
+        "import os; os.environ['XLA_FLAGS'] = '--xla_force_host_platform_device_count=4'\n"
+        "os.environ['JAX_NUM_CPU_DEVICES'] = '8'\nimport jax; print(jax.device_count())"),
 }
 # A clean environment for the children: CPU only, no inherited device settings.
 env = {k: v for k, v in os.environ.items() if k not in ("JAX_NUM_CPU_DEVICES", "XLA_FLAGS")}
@@ -36,3 +46,6 @@ assert out["config.update before first use"] == "8"
 first, error = out["config.update after first use"].split("\n")
 assert first == "1" and error.startswith("RuntimeError:")
 assert "before backends are initialized" in error
+assert out["XLA_FLAGS before import jax"] == "8"
+assert out["XLA_FLAGS after import jax"] == "8"  # read when the backend starts, after the import
+assert out["XLA_FLAGS=4 and env var=8"] == "8"  # the JAX option wins over the XLA flag

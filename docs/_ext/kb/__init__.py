@@ -8,7 +8,7 @@ Making every page an executed, checked program:
 
 - ``kb.cells``: every code cell loads a snippet; snippets are page dependencies; the probe is added.
 - ``kb.execution``: pages execute once (source language only); the build report.
-- ``kb.failures``: a failing page names its snippet and line.
+- ``kb.failures``: a failing or warning snippet is named, with its line (and the warning).
 - ``kb.provenance``: the versions, devices and machine each page ran with.
 - ``kb.outputs``: outputs name the snippet (path and line), not the kernel's temporary file.
 - ``kb.tabs``: adjacent ``:tab:`` cells become one synced tab set.
@@ -22,7 +22,7 @@ What a reader of the two-language site meets:
 - ``kb.page_meta``: page descriptions and Open Graph tags.
 - ``kb.notfound``: the 404 page.
 - ``kb.theme_words``: the theme's own words (placeholder, tooltips, footer) in the build's language.
-- ``kb.downloads``: a page's programs and notebook for download.
+- ``kb.downloads``: a page's programs and notebook for download; each section's programs as a zip.
 - ``kb.search_zh``: Chinese search (jieba, a glossary dictionary, the query splitter).
 - ``kb.api_links``: API names in prose link to the official reference.
 
