@@ -11,7 +11,7 @@ import re
 import pytest
 
 from kb.common import BOX_CLASS
-from tools.catalogs import catalogs, english_interface_words, untranslated_figure_words
+from tools.catalogs import catalogs, english_interface_words, heading_glosses, untranslated_figure_words
 from tools.site import DOCS, LANGUAGES, LOCALES, SNIPPETS, TRANSLATIONS, broken_internal_links, built_pages
 
 CELL_RE = re.compile(r'<div class="cell_input[^"]*">.*?<pre>(.*?)</pre>', re.S)
@@ -180,3 +180,11 @@ def test_outputs_name_the_snippet_not_the_kernels_temporary_file(site, language)
     assert not [t for t, docs in terms.items() if "ipykernel_" in t and docs != []], "the search index has them"
     jit = (site / language / "core" / "jit.html").read_text(encoding="utf-8")
     assert re.search(r"relu_python at snippets/core/jit_\w+\.py:\d+", jit), "the jit page's tracer error names no snippet"
+
+
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_no_english_gloss_in_headings(site, language):
+    """A translated title or heading never carries a 中文（English） gloss (tools.catalogs.heading_glosses)."""
+    problems = [f"{page.relative_to(site)}: {heading}" for page in built_pages(site, language)
+                for heading in heading_glosses(page.read_text(encoding="utf-8"))]
+    assert not problems, "\n".join(problems)

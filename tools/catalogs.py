@@ -239,3 +239,28 @@ def english_interface_words(page_html: str, names: set[str] = INTERFACE_NAMES) -
 
     Reader(convert_charrefs=True).feed(rest)
     return list(dict.fromkeys(found))
+
+
+GLOSS_RE = re.compile(r"（([^（）\u3400-\u9fff]*[A-Za-z][^（）\u3400-\u9fff]*)）")
+
+
+def heading_glosses(page_html: str) -> list[str]:
+    """Headings of a translated page that carry an English gloss, 中文（English）: a title is
+    reused in the sidebar, the previous/next buttons, the browser tab and every cross-reference,
+    so the gloss belongs in the prose (STYLE.md).
+
+    >>> heading_glosses('<article><h1>纯函数（pure function）<a class="headerlink">#</a></h1>'
+    ...                 '<h2>怎样用 FSDP 分片？</h2><h2>用 <code>jax.jit</code>（JIT）编译</h2>'
+    ...                 '<h3>设备网格（2×4，共 8 个）</h3></article>')
+    ['纯函数（pure function）', '用 jax.jit（JIT）编译']
+    """
+    import html as html_lib
+
+    article = re.search(r"<article\b.*?</article>", page_html, re.S)
+    found = []
+    for match in re.finditer(r"<(h[1-6])\b[^>]*>(.*?)</\1>", article.group(0) if article else "", re.S):
+        inner = re.sub(r'<a class="headerlink".*?</a>', "", match.group(2), flags=re.S)
+        text = " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", inner)).split())
+        if GLOSS_RE.search(text):
+            found.append(text)
+    return found
