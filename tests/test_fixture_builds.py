@@ -10,7 +10,7 @@ import polib
 import pytest
 
 from tools.catalogs import catalog_report, untranslated_figure_words
-from tools.site import broken_internal_links
+from tools.site import broken_internal_links, page_figures
 
 
 def log(result):
@@ -47,8 +47,9 @@ def test_good_fixture_builds_in_both_languages_and_zh_executes_nothing(fixture_p
 
 def _figure(page):
     """The text of the one SVG figure a built page shows."""
-    [src] = re.findall(r'<img [^>]*src="([^"]+\.svg)"', page.read_text(encoding="utf-8"))
-    return (page.parent / src).read_text(encoding="utf-8")
+    [svg] = page_figures(page)
+    assert svg.suffix == ".svg", svg
+    return svg.read_text(encoding="utf-8")
 
 
 def test_figure_words_reach_the_catalogue_and_untranslated_ones_are_found(fixture_project, build_project, tmp_path):

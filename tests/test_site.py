@@ -12,7 +12,7 @@ import pytest
 
 from kb.common import BOX_CLASS
 from tools.catalogs import catalogs, english_interface_words, heading_glosses, untranslated_figure_words
-from tools.site import DOCS, LANGUAGES, LOCALES, SNIPPETS, TRANSLATIONS, broken_internal_links, built_pages
+from tools.site import DOCS, LANGUAGES, LOCALES, SNIPPETS, TRANSLATIONS, broken_internal_links, built_pages, page_figures
 
 CELL_RE = re.compile(r'<div class="cell_input[^"]*">.*?<pre>(.*?)</pre>', re.S)
 TAG_RE = re.compile(r"<[^>]+>")
@@ -124,10 +124,8 @@ def test_interface_strings_are_translated(site, language):
 def test_figures_are_svg_with_their_words_as_text(site, language):
     """Figures are SVG whose words are <text> (kb.figures), so the translated pages can replace
     them and the reader's browser draws them; a PNG figure could do neither."""
-    figures = {}
-    for page in built_pages(site, language):
-        for src in re.findall(r'<img [^>]*src="([^"]*_images/[^"]+)"', page.read_text(encoding="utf-8")):
-            figures[f"{page.relative_to(site)}: {src}"] = (page.parent / html.unescape(src)).resolve()
+    figures = {f"{page.relative_to(site)}: {path.name}": path
+               for page in built_pages(site, language) for path in page_figures(page)}
     assert figures, f"no figures in the {language} build (core/control-flow has one)"
     bitmaps = [where for where, path in figures.items() if path.suffix != ".svg"]
     assert not bitmaps, f"figures that are not SVG: {bitmaps}"

@@ -20,7 +20,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .browser import chromium, serve
-from .site import DOCS, HTML, LANGUAGES  # first: importing conf makes docs/_ext/kb importable
+from .site import DOCS, HTML, LANGUAGES, page_figures  # first: importing conf makes docs/_ext/kb importable
 
 from kb.search_zh import KbSearchChinese  # noqa: E402
 
@@ -93,8 +93,7 @@ def main() -> None:
         index = site / language / "searchindex.js"
         print(f"| {language}: search index | {kib(weigh([index])[0])} | {kib(weigh([index])[1])} |")
         figure_page = site / language / FIGURE_PAGE
-        for src in re.findall(r'<img [^>]*src="([^"]*_images/[^"]+)"', figure_page.read_text(encoding="utf-8")):
-            figure = (figure_page.parent / src).resolve()
+        for figure in page_figures(figure_page):
             print(f"| {language}/{FIGURE_PAGE}: figure ({figure.suffix[1:]}) | {kib(weigh([figure])[0])} "
                   f"| {kib(weigh([figure])[1])} |")
     print("\n| query | median time in the browser | result |\n|---|---|---|")

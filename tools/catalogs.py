@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .site import LOCALES, TRANSLATIONS  # first: importing conf makes docs/_ext/kb importable
+from .site import LOCALES, TRANSLATIONS, built_pages, page_figures  # first: importing conf makes docs/_ext/kb importable
 
 from kb.translations import catalogue_path, interface_messages  # noqa: E402
 
@@ -164,27 +164,20 @@ def untranslated_figure_words(site: Path, language: str, locales: Path = LOCALES
     A word passes if it is the translation of a figure string in the page's catalogue, or a
     string the catalogue keeps as it is (a proper noun or an API name such as ``jax.lax.scan``).
     """
-    import html as html_lib
-
     import polib
 
     from kb.figures import svg_strings
 
     problems = []
-    root = site / language
-    for page in sorted(root.rglob("*.html")):
-        rel = page.relative_to(root)
-        if rel.parts[0].startswith("_"):
-            continue
-        images = re.findall(r'<img [^>]*src="([^"]+\.svg)"', page.read_text(encoding="utf-8"))
-        images = [img for img in images if "_images/" in img]
-        if not images:
+    for page in built_pages(site, language):
+        rel = page.relative_to(site / language)
+        figures = [path for path in page_figures(page) if path.suffix == ".svg"]
+        if not figures:
             continue
         po = locales / language / "LC_MESSAGES" / rel.with_suffix(".po")
         entries = polib.pofile(str(po)) if po.is_file() else []
         allowed = {e.msgstr for e in entries if e.msgstr} | {e.msgid for e in entries if e.msgstr == e.msgid}
-        for image in images:
-            svg = (page.parent / html_lib.unescape(image)).resolve()
+        for svg in figures:
             for word in svg_strings(svg.read_text(encoding="utf-8")):
                 if re.search(r"[A-Za-z]", word) and word not in allowed:
                     problems.append(f"{language}/{rel}: figure {svg.name} shows {word!r} untranslated "

@@ -4,7 +4,8 @@
   language, source first; ``SOURCE_LANGUAGE``; ``TRANSLATIONS``: the others).
 - ``sphinx_command``: the sphinx-build command line for every build (nox sessions, fixture builds,
   the benchmark, the gettext extraction).
-- ``source_pages`` (as Sphinx finds them) and ``built_pages`` (the reader's pages of a build).
+- ``source_pages`` (as Sphinx finds them), ``built_pages`` (the reader's pages of a build) and
+  ``page_figures`` (the images a built page shows).
 - ``broken_internal_links``: relative links and anchors in a built site that lead nowhere.
 """
 
@@ -76,6 +77,16 @@ def built_pages(site: Path, language: str, generated: bool = False) -> list[Path
     root = site / language
     return [p for p in sorted(root.rglob("*.html"))
             if not NOT_PAGES & set(p.relative_to(root).parts) and (generated or p.name not in GENERATED)]
+
+
+def page_figures(page: Path) -> list[Path]:
+    """The images a built page shows from Sphinx's ``_images`` folder (cell outputs, figures)."""
+    import html
+    import re
+
+    text = page.read_text(encoding="utf-8")
+    return [(page.parent / html.unescape(src)).resolve()
+            for src in re.findall(r'<img [^>]*src="([^"]*_images/[^"]+)"', text)]
 
 
 class _Collector(HTMLParser):

@@ -19,6 +19,8 @@ import re
 from docutils import nodes
 from sphinx import addnodes
 
+from .common import ancestors
+
 ALIASES = {"jnp": "jax.numpy", "lax": "jax.lax", "nnx": "flax.nnx", "jr": "jax.random"}
 JAX_API = "https://docs.jax.dev/en/latest/_autosummary/{name}.html"
 OPTAX_OPTIMIZERS = "https://optax.readthedocs.io/en/latest/api/optimizers.html#optax.{attr}"
@@ -91,7 +93,7 @@ def link_api_names(app, doctree: nodes.document) -> None:
         parent = literal.parent
         if isinstance(parent, (nodes.reference, nodes.title, addnodes.download_reference)) or parent is None:
             continue
-        if any(isinstance(a, (nodes.title, nodes.reference, nodes.literal_block)) for a in _ancestors(literal)):
+        if any(isinstance(a, (nodes.title, nodes.reference, nodes.literal_block)) for a in ancestors(literal)):
             continue
         url = api_url(literal.astext())
         if url:
@@ -99,12 +101,6 @@ def link_api_names(app, doctree: nodes.document) -> None:
             parent.replace(literal, ref)
             ref += literal
 
-
-def _ancestors(node: nodes.Node):
-    node = node.parent
-    while node is not None:
-        yield node
-        node = node.parent
 
 
 def setup(app):

@@ -53,6 +53,14 @@ def is_probe(cell: nodes.Element) -> bool:
     return PROBE_TAG in (cell_options(cell).get("tags") or [])
 
 
+def ancestors(node: nodes.Node) -> Iterable[nodes.Node]:
+    """The parents of ``node``, nearest first."""
+    node = node.parent
+    while node is not None:
+        yield node
+        node = node.parent
+
+
 def in_header_box(node: nodes.Node) -> bool:
     parent = node.parent
     return parent is not None and BOX_CLASS in parent.get("classes", [])

@@ -120,10 +120,10 @@ def quote_stderr(text: str, snippet: str, lines: int = 3) -> str:
     return " | ".join(kept)
 
 
-def report_stderr(app, doctree) -> None:
+def report_stderr(app, cells: list[dict[str, Any]]) -> None:
     env = app.env
     docname = env.docname
-    for cell in executed_cells(app, docname):
+    for cell in cells:
         if cell["probe"] or not cell["stderr"].strip():
             continue
         snippet = snippet_path(app, cell["load"]) if cell["load"] else "(a cell without :load:)"
@@ -132,7 +132,7 @@ def report_stderr(app, doctree) -> None:
         FAILED.set(env, docname, True)
 
 
-def report_failure(app, doctree) -> None:
+def report_failure(app, cells: list[dict[str, Any]]) -> None:
     from myst_nb.sphinx_ import NbMetadataCollector
 
     env = app.env
@@ -140,12 +140,19 @@ def report_failure(app, doctree) -> None:
     exec_data = NbMetadataCollector.get_exec_data(env, docname)
     if not exec_data or exec_data.get("succeeded", True):
         return
-    cells = [c for c in executed_cells(app, docname) if not c["probe"]]
+    cells = [c for c in cells if not c["probe"]]
     index, line, reason = describe_failure(cells, exec_data.get("error"), app.config.nb_execution_timeout)
     found = snippet_path(app, cells[index]["load"]) if index is not None and cells[index]["load"] else None
     snippet = found + (f":{line}" if line else "") if found else "(the cell could not be identified)"
     logger.error(f"page {docname} failed to execute, in snippet {snippet}: {reason}", location=docname)
     FAILED.set(env, docname, True)
+
+
+def report(app, doctree) -> None:
+    """1 and 2, from one read of the page's executed notebook."""
+    cells = executed_cells(app, app.env.docname)
+    report_failure(app, cells)
+    report_stderr(app, cells)
 
 
 def summarise(app, exception) -> None:
@@ -157,7 +164,6 @@ def summarise(app, exception) -> None:
 
 def setup(app):
     FAILED.connect(app)
-    app.connect("doctree-read", report_failure)
-    app.connect("doctree-read", report_stderr)
+    app.connect("doctree-read", report)
     app.connect("build-finished", summarise)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

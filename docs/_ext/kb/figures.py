@@ -30,6 +30,8 @@ from xml.sax.saxutils import escape
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
+from .common import ancestors
+
 TEXT_RE = re.compile(r"(<text\b[^>]*>)([^<]+)(</text>)")
 COMMENT_RE = re.compile(r"<!-- (.*?) -->")
 WORD_RE = re.compile(r"[A-Za-z\u3400-\u9fff]")
@@ -73,21 +75,15 @@ def translate_svg(svg: str, words: dict[str, str]) -> str:
 def _svg_file(app, image: nodes.image) -> Path | None:
     uri = image.get("uri", "")
     if not uri.endswith(".svg") or not any(
-            isinstance(a, nodes.container) and a.get("nb_element") == "cell_code_output" for a in _ancestors(image)):
+            isinstance(a, nodes.container) and a.get("nb_element") == "cell_code_output" for a in ancestors(image)):
         return None
     path = (Path(app.srcdir) / uri.lstrip("/")).resolve() if uri.startswith("/") else None
     return path if path is not None and path.is_file() else None
 
 
-def _ancestors(node: nodes.Node):
-    node = node.parent
-    while node is not None:
-        yield node
-        node = node.parent
-
 
 def _cell(node: nodes.Node) -> nodes.Node:
-    for ancestor in _ancestors(node):
+    for ancestor in ancestors(node):
         if isinstance(ancestor, nodes.container) and ancestor.get("nb_element") == "cell_code":
             return ancestor
     return node
