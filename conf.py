@@ -33,6 +33,9 @@ extensions = [
     "myst_nb",
     "sphinx_design",
     "sphinx_copybutton",
+    "sphinx_sitemap",  # sitemap.xml of each language, every page with its other-language alternates
+    "sphinxext.opengraph",  # Open Graph tags and the meta description (kb.page_meta feeds both)
+    "notfound.extension",  # the 404 page, with links that work at any missing address (kb.notfound)
     "kb",  # docs/_ext/kb: one module per feature (see its docstring)
 ]
 templates_path = [str(DOCS / "_templates")]
@@ -102,6 +105,18 @@ html_context = {"default_mode": "auto"}  # the theme logs a console error withou
 # Absolute URLs for hreflang, og:url and the sitemap; relative ones when unset.
 html_baseurl = os.environ.get("KB_BASE_URL", "")
 html_last_updated_fmt = None
+
+# --- Sitemap, Open Graph, 404 (maintained extensions; kb fills in what differs per language) ---
+# A sitemap needs absolute addresses, so it is written only when KB_BASE_URL is set (a deployment);
+# a local build says nothing about it rather than writing an invalid one.
+sitemap_url_scheme = "{lang}{link}"  # the builds are the sibling folders en/, zh_CN/
+sitemap_locales = list(kb_languages)  # hreflang alternates: en, zh-CN
+if not html_baseurl:
+    suppress_warnings = ["sitemap.configuration"]
+ogp_type = "article"
+ogp_social_cards = {"enable": False}  # cards are PNGs drawn with one Latin font: no Chinese
+# notfound_urls_prefix and notfound_context are set per language by kb.notfound;
+# ogp_site_name and the og:locale tags by kb.page_meta.
 
 # Copy only the code of a cell, never its output.
 copybutton_selector = "div.cell_input div.highlight pre"

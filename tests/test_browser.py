@@ -63,10 +63,28 @@ def test_every_page_has_switch_and_alternates(page, server, site):
             text = html.read_text(encoding="utf-8")
             assert "data-kb-lang-switch" in text, f"{language}/{rel}: no language switch"
             assert 'hreflang="en"' in text and 'hreflang="zh-CN"' in text, f"{language}/{rel}: no hreflang"
-            assert 'property="og:title"' in text and 'property="og:locale"' in text, f"{language}/{rel}: no Open Graph"
-        sitemap = (site / language / "sitemap.xml").read_text(encoding="utf-8")
-        assert "start/from-pytorch.html" in sitemap and 'hreflang="zh-CN"' in sitemap
+            if rel.name != "404.html":  # a missing page is not one to preview
+                assert 'property="og:title"' in text and 'property="og:locale"' in text, f"{language}/{rel}: no Open Graph"
+                assert '<meta name="description"' in text, f"{language}/{rel}: no description"
         assert (site / language / "404.html").exists()
+
+
+@pytest.mark.parametrize("language, title, other", [("zh_CN", "页面不存在", "en"), ("en", "Page not found", "zh_CN")])
+def test_404_page_works_at_any_missing_address(page, server, language, title, other):
+    """A server shows 404.html at the missing address itself, folders deep: its styles, start-page
+    link and language switch still work, and it speaks the language of its folder."""
+    missing = f"{server}/{language}/core/no/such/page.html"
+    failed = []  # every style sheet, script and image the page asks for arrives
+    page.on("response", lambda r: failed.append(r.url) if r.status >= 400 and r.url != missing else None)
+    response = page.goto(missing, wait_until="networkidle")
+    assert response.status == 404
+    assert page.locator("article h1").inner_text() == title
+    assert page.locator("link[rel=stylesheet]").count() > 2 and not failed, failed
+    page.locator("article a", has_text={"zh_CN": "回到首页", "en": "Go to the start page"}[language]).click()
+    page.wait_for_url(f"**/{language}/index.html")
+    page.goto(f"{server}/{language}/core/no/such/page.html")
+    page.locator("a[data-kb-lang-switch]").click()
+    page.wait_for_url(f"**/{other}/404.html")
 
 
 @pytest.mark.parametrize(

@@ -221,3 +221,30 @@ def test_link_checker_finds_a_missing_anchor_in_html(tmp_path):
     (tmp_path / "b.html").write_text('<h1 id="there">B</h1>')
     assert broken_internal_links(tmp_path) == ["a.html: b.html#nowhere -> no anchor #nowhere",
                                               "a.html: c.html -> missing file"]
+
+
+def test_deployment_base_url_gives_sitemap_og_url_and_404_paths(fixture_project, build_project, tmp_path):
+    """With KB_BASE_URL (a deployment), sphinx-sitemap lists each page with its alternates in every
+    language, Open Graph names the page's address, and the 404 page's links live under the base
+    path; without it (a local build) there is no sitemap, since one needs absolute addresses."""
+    project = fixture_project()
+    local = build_project(project)
+    assert local.returncode == 0, log(local)
+    assert not (tmp_path / "out" / "en" / "sitemap.xml").exists()
+    for language in ("en", "zh_CN"):
+        result = build_project(project, language=language, out=tmp_path / "site" / language,
+                               env={"KB_BASE_URL": "https://kb.example.org/docs/"})
+        assert result.returncode == 0, log(result)
+    sitemap = (tmp_path / "site" / "zh_CN" / "sitemap.xml").read_text(encoding="utf-8")
+    assert "<loc>https://kb.example.org/docs/zh_CN/sec/page.html</loc>" in sitemap, sitemap
+    assert 'hreflang="en" href="https://kb.example.org/docs/en/sec/page.html"' in sitemap, sitemap
+    assert 'hreflang="zh-CN" href="https://kb.example.org/docs/zh_CN/sec/page.html"' in sitemap, sitemap
+    page = (tmp_path / "site" / "zh_CN" / "sec" / "page.html").read_text(encoding="utf-8")
+    assert '<meta property="og:url" content="https://kb.example.org/docs/zh_CN/sec/page.html"' in page
+    assert '<meta property="og:locale" content="zh_CN">' in page
+    assert '<meta property="og:site_name" content="写给 PyTorch 用户的 JAX 指南"' in page
+    [description] = re.findall(r'<meta name="description" content="([^"]*)"', page)
+    assert description == "一些文字。", description  # the first paragraph of prose, in Chinese
+    missing = (tmp_path / "site" / "zh_CN" / "404.html").read_text(encoding="utf-8")
+    assert 'href="/docs/zh_CN/index.html"' in missing and "页面不存在" in missing
+    assert re.search(r'href="/docs/zh_CN/_static/kb\.css', missing)

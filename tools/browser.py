@@ -39,8 +39,24 @@ def serve_command(directory: Path | str, port: int = 8000, python: str = "python
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    """Serves a built site as a static host does: quietly, and a missing address under a language's
+    folder (``/zh_CN/core/gone.html``) answers 404 with that language's ``404.html``."""
+
     def log_message(self, *args):
         pass
+
+    def send_error(self, code, message=None, explain=None):
+        language = self.path.lstrip("/").split("/", 1)[0]
+        page = Path(self.directory) / language / "404.html"
+        if code != 404 or not language or not page.is_file():
+            return super().send_error(code, message, explain)
+        body = page.read_bytes()
+        self.send_response(404)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
 
 class _Server(http.server.ThreadingHTTPServer):

@@ -112,8 +112,11 @@ def _parse(path: Path) -> _Collector:
     return collector
 
 
-def broken_internal_links(site: Path) -> list[str]:
-    """Every relative link or anchor in a built HTML site that leads nowhere."""
+def broken_internal_links(site: Path, served_root: Path | None = None) -> list[str]:
+    """Every relative link or anchor in a built HTML site that leads nowhere. Absolute paths (the
+    404 page's) are resolved against ``served_root``, the folder served at ``/``: by default the
+    parent of ``site``, which is one language's build."""
+    served_root = served_root or site.parent
     problems = []
     cache: dict[Path, _Collector] = {}
 
@@ -129,7 +132,12 @@ def broken_internal_links(site: Path) -> list[str]:
             parts = urlsplit(link)
             if parts.scheme or parts.netloc or link.startswith(("mailto:", "javascript:", "data:")):
                 continue
-            target = page if not parts.path else (page.parent / unquote(parts.path)).resolve()
+            if not parts.path:
+                target = page
+            elif parts.path.startswith("/"):
+                target = (served_root / unquote(parts.path).lstrip("/")).resolve()
+            else:
+                target = (page.parent / unquote(parts.path)).resolve()
             if target.is_dir():
                 target = target / "index.html"
             rel = page.relative_to(site)

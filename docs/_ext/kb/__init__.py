@@ -18,9 +18,9 @@ What a reader of the two-language site meets:
 
 - ``kb.languages``: the language table (``kb_languages`` in ``conf.py``) and the site title.
 - ``kb.translations``: our interface strings through gettext (``kb/locales/``).
-- ``kb.language_nav``: the language switch, ``hreflang`` alternates, the sitemap.
-- ``kb.page_meta``: page descriptions and Open Graph tags.
-- ``kb.notfound``: the 404 page.
+- ``kb.language_nav``: the language switch and ``hreflang`` alternates (the sitemap: sphinx-sitemap).
+- ``kb.page_meta``: page descriptions, site name and locales for sphinxext-opengraph.
+- ``kb.notfound``: the 404 page's words and paths for sphinx-notfound-page.
 - ``kb.theme_words``: the theme's own words (placeholder, tooltips, footer) in the build's language.
 - ``kb.downloads``: a page's programs and notebook for download; each section's programs as a zip.
 - ``kb.search_zh``: Chinese search (jieba, a glossary dictionary, the query splitter).

@@ -62,8 +62,8 @@ def ancestors(node: nodes.Node) -> Iterable[nodes.Node]:
 
 
 def in_header_box(node: nodes.Node) -> bool:
-    parent = node.parent
-    return parent is not None and BOX_CLASS in parent.get("classes", [])
+    """Whether ``node`` lies anywhere inside the header box (the folded downloads list included)."""
+    return any(BOX_CLASS in parent.get("classes", []) for parent in ancestors(node))
 
 
 def header_box(doctree: nodes.document, create: bool = True) -> nodes.container | None:

@@ -1,59 +1,71 @@
 """kb.page_meta: what a link preview and a search engine show for a page.
 
-1. A page's description is its first paragraph of prose (not the header box), whitespace folded,
-   at most 300 characters; it is kept per page (``DESCRIPTIONS``) when the page is read.
-2. Every HTML page gets Open Graph tags (title, type, site name, locale and the other languages'
-   locales from ``kb_languages``, description, and ``og:url`` when ``html_baseurl`` is set) and a
-   ``<meta name="description">``.
+sphinxext-opengraph writes the Open Graph tags (``og:title``, ``og:type``, ``og:url``,
+``og:site_name``, ``og:description``) and ``<meta name="description">``. What it cannot know, this
+module gives it:
+
+1. A page's description is its first paragraph of prose, whitespace folded, at most 300
+   characters. The extension would start at the top of the page and quote the header box (the
+   versions and the list of programs); so the description is put in the page's metadata as
+   ``og:description`` (which the extension takes as given) and written as the meta description
+   before the extension runs (it then adds none of its own).
+2. ``og:url`` is the page's address in this language's folder under ``html_baseurl``. The site
+   name is the build language's title from ``kb_languages`` (the extension's default, the
+   project name, is English), and ``og:locale`` with one ``og:locale:alternate`` per other
+   language comes from the same table (the extension has no locale tags).
 """
 
 from __future__ import annotations
 
 import html
-import re
 
 from docutils import nodes
 
-from .common import PageState, in_header_box
-from .language_nav import page_url
+from .common import in_header_box
 from .languages import language, others
 
-DESCRIPTIONS = PageState("descriptions")
+
+def description(doctree: nodes.document) -> str:
+    """The first paragraph of prose outside the header box, folded, at most 300 characters.
+
+    >>> from docutils.core import publish_doctree
+    >>> description(publish_doctree("Title\\n=====\\n\\nFirst   paragraph,\\non two lines.\\n\\nSecond."))
+    'First paragraph, on two lines.'
+    """
+    first = next((p for p in doctree.findall(nodes.paragraph) if not in_header_box(p)), None)
+    return " ".join(first.astext().split())[:300] if first is not None else ""
 
 
 def remember_description(app, doctree: nodes.document) -> None:
-    first = next((p for p in doctree.findall(nodes.paragraph) if not in_header_box(p)), None)
-    if first is not None:
-        DESCRIPTIONS.set(app.env, app.env.docname, " ".join(first.astext().split())[:300])
+    text = description(doctree)
+    if text:
+        app.env.metadata[app.env.docname]["og:description"] = text
 
 
-def open_graph(app, pagename: str, context: dict) -> list[str]:
-    this = language(app.config)
-    title = html.unescape(re.sub(r"<[^>]+>", "", context.get("title") or ""))
-    description = DESCRIPTIONS.get(app.env, pagename, "")
-    og = [
-        ("og:title", title),
-        ("og:type", "article"),
-        ("og:site_name", app.config.html_title),
-        ("og:locale", this["og_locale"]),
-        *[("og:locale:alternate", entry["og_locale"]) for entry in others(app.config)],
-        ("og:description", description),
+def on_config_inited(app, config) -> None:
+    this = language(config)
+    config.ogp_site_name = this["title"]
+    if config.html_baseurl:  # og:url is this language's address of the page (none in a local build)
+        config.ogp_site_url = f'{config.html_baseurl.rstrip("/")}/{this["code"]}/'
+    config.ogp_custom_meta_tags = [
+        f'<meta property="og:locale" content="{this["og_locale"]}">',
+        *[f'<meta property="og:locale:alternate" content="{entry["og_locale"]}">' for entry in others(config)],
     ]
-    if app.config.html_baseurl:
-        og.append(("og:url", page_url(app, pagename, this["code"])))
-    tags = [f'<meta property="{k}" content="{html.escape(v, quote=True)}">' for k, v in og if v]
-    if description:
-        tags.append(f'<meta name="description" content="{html.escape(description, quote=True)}">')
-    return tags
 
 
-def on_html_page_context(app, pagename: str, templatename: str, context: dict, doctree) -> None:
-    context["metatags"] = context.get("metatags", "") + "\n".join(open_graph(app, pagename, context)) + "\n"
+def meta_description(app, pagename: str, templatename: str, context: dict, doctree) -> None:
+    text = (context.get("meta") or {}).get("og:description")
+    if text:
+        context["metatags"] = context.get("metatags", "") + (
+            f'<meta name="description" content="{html.escape(text, quote=True)}">\n')
 
 
 def setup(app):
-    DESCRIPTIONS.connect(app)
-    app.connect("doctree-read", remember_description)
-    # After kb.notfound, which sets the 404 page's title.
-    app.connect("html-page-context", on_html_page_context, priority=600)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    app.setup_extension("sphinxext.opengraph")
+    # After kb.languages (which checks the table and sets the site title).
+    app.connect("config-inited", on_config_inited, priority=600)
+    # The first paragraph is read once the header box exists (kb.provenance, at doctree-read).
+    app.connect("doctree-read", remember_description, priority=900)
+    # Before sphinxext-opengraph (priority 500), which then writes no description of its own.
+    app.connect("html-page-context", meta_description, priority=450)
+    return {"version": "2.0", "parallel_read_safe": True, "parallel_write_safe": True}
