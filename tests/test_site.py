@@ -186,3 +186,22 @@ def test_no_english_gloss_in_headings(site, language):
     problems = [f"{page.relative_to(site)}: {heading}" for page in built_pages(site, language)
                 for heading in heading_glosses(page.read_text(encoding="utf-8"))]
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_downloaded_notebooks_carry_the_outputs_of_the_page(site, language):
+    """Each page's .ipynb download holds every code cell's outputs (from the execution cache, also
+    in builds that executed nothing), with snippets named instead of the kernel's temporary file."""
+    import json
+
+    notebooks = sorted((site / language / "_kb" / "notebooks").rglob("*.ipynb"))
+    with_code = {p.relative_to(DOCS).with_suffix("").as_posix() for p in DOCS.rglob("*.md")
+                 if "{code-cell}" in p.read_text(encoding="utf-8") and not p.is_relative_to(DOCS / "_ext")}
+    downloaded = {p.relative_to(site / language / "_kb" / "notebooks").with_suffix("").as_posix() for p in notebooks}
+    assert with_code <= downloaded, with_code - downloaded
+    for path in notebooks:
+        text = path.read_text(encoding="utf-8")
+        assert "ipykernel_" not in text, f"{path.relative_to(site)} quotes the kernel's temporary file"
+        empty = [i for i, cell in enumerate(json.loads(text)["cells"])
+                 if cell["cell_type"] == "code" and not cell.get("outputs")]
+        assert not empty, f"{path.relative_to(site)}: code cells {empty} have no outputs"

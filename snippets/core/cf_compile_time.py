@@ -1,4 +1,5 @@
 """Compile time under jit: a Python-unrolled RNN loop grows with the sequence length, lax.scan does not."""
+# The timings this program prints differ from run to run and from machine to machine.
 import os
 import platform
 import time

@@ -1,4 +1,5 @@
 """jax.jit traces and compiles on the first call, then reuses the compiled program."""
+# The timings this program prints differ from run to run and from machine to machine.
 import os
 import platform
 import time

@@ -1,4 +1,5 @@
 """Timing a Python loop, manual batching and jax.vmap, each with and without jax.jit, on one function."""
+# The timings this program prints differ from run to run and from machine to machine.
 import os
 import platform
 import statistics

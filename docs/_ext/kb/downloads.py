@@ -5,8 +5,11 @@
    each, in page order). The list of programs is folded (a closed ``<details>``, sphinx-design's
    dropdown nodes) so that a page with many snippets still shows its prose on the first screen;
    its summary line says how many there are. The words come from ``kb.translations``.
-2. At the end of an HTML build the executed notebooks MyST-NB wrote are copied to
-   ``_kb/notebooks/<page>.ipynb``, without the hidden provenance cell and the timing metadata.
+2. At the end of an HTML build each page's notebook is written to ``_kb/notebooks/<page>.ipynb``
+   with its outputs, without the hidden provenance cell and the timing metadata, its outputs
+   naming snippets (``kb.outputs``). The outputs come from the execution cache: the notebook that
+   MyST-NB writes beside the build has outputs only when the page was executed in that build, not
+   when they came from the cache (as in every translated build).
 3. Each section's index page (``<section>/index``) offers all the section's programs at once:
    ``_kb/downloads/<section>-programs.zip`` holds every ``.py`` of ``snippets/<section>/`` (every
    snippet is on a page; the tests check that), written at the end of the build with fixed
@@ -19,6 +22,7 @@ the cells themselves so no page repeats its ``:load:`` paths.
 from __future__ import annotations
 
 import json
+import os
 import zipfile
 from pathlib import Path
 
@@ -26,7 +30,9 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx_design.dropdown import dropdown_main, dropdown_title
 
+from .cells import check_page
 from .common import PROBE_TAG, cell_options, code_cells, header_box, is_probe
+from .outputs import name_snippets_in_notebook
 from .translations import _, format_nodes, separator
 
 NOTEBOOKS = "_kb/notebooks"
@@ -112,16 +118,36 @@ def write_section_archives(app, exception) -> None:
                 archive.writestr(info, path.read_bytes())
 
 
+def with_cached_outputs(notebook: Path, cache_path: str | None) -> dict:
+    """The notebook, its outputs merged from the execution cache where it has a matching entry."""
+    import nbformat
+    from jupyter_cache import get_cache
+
+    node = nbformat.reads(notebook.read_text(encoding="utf-8"), as_version=4)
+    if cache_path:
+        try:
+            _, node = get_cache(cache_path).merge_match_into_notebook(node)
+        except KeyError:  # not cached (a failed page): keep what the build wrote
+            pass
+    return json.loads(nbformat.writes(node))
+
+
 def copy_notebooks(app, exception) -> None:
-    """Executed notebooks into _kb/notebooks/, without the hidden provenance cell."""
+    """Each page's notebook, with its outputs, into _kb/notebooks/, without the provenance cell."""
     if exception is not None or app.builder.format != "html":
         return
     folder = Path(app.env.mystnb_config.output_folder)
     for notebook in folder.rglob("*.ipynb"):
-        data = json.loads(notebook.read_text(encoding="utf-8"))
+        data = with_cached_outputs(notebook, app.env.mystnb_config.execution_cache_path)
         data["cells"] = [c for c in data["cells"] if PROBE_TAG not in c.get("metadata", {}).get("tags", [])]
         for cell in data["cells"]:
             cell.get("metadata", {}).pop("execution", None)
+        source = Path(app.srcdir) / notebook.relative_to(folder).with_suffix(".md")
+        if source.is_file():  # outputs name each cell's snippet, not the kernel's temporary file
+            snippets = Path(app.srcdir) / app.config.kb_snippets_dir
+            _, loaded = check_page(source.read_text(encoding="utf-8"), source, snippets)
+            root = Path(app.srcdir).parent
+            name_snippets_in_notebook(data, [os.path.relpath(p, root) for p in loaded])
         target = Path(app.outdir) / NOTEBOOKS / notebook.relative_to(folder)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
