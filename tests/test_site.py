@@ -205,3 +205,23 @@ def test_downloaded_notebooks_carry_the_outputs_of_the_page(site, language):
         empty = [i for i, cell in enumerate(json.loads(text)["cells"])
                  if cell["cell_type"] == "code" and not cell.get("outputs")]
         assert not empty, f"{path.relative_to(site)}: code cells {empty} have no outputs"
+
+
+@pytest.mark.parametrize("language", [lang for lang in TRANSLATIONS if lang.startswith("zh")])
+def test_chinese_index_and_glossary_are_in_pinyin_order(site, language):
+    """The general index groups entries under A-Z by pinyin, and the glossary page lists its terms
+    in the same order (kb.pinyin_order); Sphinx alone groups by first character (中, 优, 全 …)."""
+    from kb.pinyin_order import pinyin_key
+
+    index = (site / language / "genindex.html").read_text(encoding="utf-8")
+    headings = re.findall(r'<h2 id="([^"]*)">', index)
+    letters = [h for h in headings if h != "符号"]
+    assert letters and all(len(h) == 1 and h.isascii() and h.isupper() for h in letters), headings
+    assert letters == sorted(letters)
+    glossary = (site / language / "reference" / "glossary.html").read_text(encoding="utf-8")
+    terms = [html.unescape(TAG_RE.sub("", first)).strip()  # the first term of each entry (donation follows buffer donation)
+             for chunk in glossary.split("</dd>")
+             for first in re.findall(r'<dt id="term-[^"]*">(.*?)<a class="headerlink', chunk, re.S)[:1]]
+    assert len(terms) > 50 and any("分片" in t for t in terms)
+    keys = [pinyin_key(t) for t in terms]
+    assert keys == sorted(keys), [t for t, k, n in zip(terms, keys, keys[1:]) if k > n][:5]

@@ -21,6 +21,7 @@ What a reader of the two-language site meets:
 - ``kb.language_nav``: the language switch and ``hreflang`` alternates (the sitemap: sphinx-sitemap).
 - ``kb.page_meta``: page descriptions, site name and locales for sphinxext-opengraph.
 - ``kb.notfound``: the 404 page's words and paths for sphinx-notfound-page.
+- ``kb.pinyin_order``: the Chinese general index and glossary in pinyin order.
 - ``kb.theme_words``: the theme's own words (placeholder, tooltips, footer) in the build's language.
 - ``kb.downloads``: a page's programs and notebook for download; each section's programs as a zip.
 - ``kb.search_zh``: Chinese search (jieba, a glossary dictionary, the query splitter).
@@ -46,6 +47,7 @@ MODULES = (
     "kb.search_zh",
     "kb.notfound",
     "kb.theme_words",
+    "kb.pinyin_order",
     "kb.language_nav",
     "kb.page_meta",
 )
