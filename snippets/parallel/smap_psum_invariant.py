@@ -1,0 +1,42 @@
+"""psum of a value that is already the same on every device: one copy per device is added up."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+import jax
+import jax.numpy as jnp
+from jax import P
+
+mesh = jax.make_mesh((8,), ("i",))
+x = jnp.arange(4.0)  # in_specs=P(): every device gets all of x, so the value is invariant
+seen = {}
+
+
+def total(v):
+    seen["v"] = jax.typeof(v)  # recorded while tracing
+    return jax.lax.psum(v, "i")
+
+
+summed = jax.shard_map(total, mesh=mesh, in_specs=P(), out_specs=P())(x)
+print("v inside shard_map:", seen["v"], "| varies over:", set(seen["v"].manual_axis_type.varying))
+print("psum of invariant x:", summed)
+assert not seen["v"].manual_axis_type.varying  # invariant: no {V:i} in its type
+assert jnp.array_equal(summed, 8 * x)  # eight devices, eight copies of x
+
+# The jaxpr shows how: psum needs a varying operand, so JAX first inserts pvary (no communication),
+# which marks v as varying over i, and then sums the eight equal copies.
+jaxpr = str(jax.make_jaxpr(jax.shard_map(total, mesh=mesh, in_specs=P(), out_specs=P()))(x))
+body = [line.strip() for line in jaxpr.splitlines() if "pvary" in line or "psum" in line]
+print("\n".join(body))
+assert any("pvary" in line for line in body) and any("psum" in line for line in body)
+
+# Turning the type check off does not change the arithmetic.
+unchecked = jax.shard_map(lambda v: jax.lax.psum(v, "i"), mesh=mesh, in_specs=P(), out_specs=P(),
+                          check_vma=False)(x)
+assert jnp.array_equal(unchecked, summed)
+
+# What you usually meant: the value itself (pmean of equal copies), or the number of devices.
+averaged = jax.shard_map(lambda v: jax.lax.pmean(v, "i"), mesh=mesh, in_specs=P(), out_specs=P())(x)
+count = jax.shard_map(lambda v: jax.lax.axis_size("i") + 0 * v, mesh=mesh, in_specs=P(), out_specs=P())(x)
+print("pmean:", averaged, "| axis_size:", count[0])
+assert jnp.array_equal(averaged, x) and count[0] == 8
