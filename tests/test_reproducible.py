@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.site import DOCS, ROOT, SNIPPETS
+from tools.site import BUILD, DOCS, ROOT, SNIPPETS
 
 from kb.cells import check_page  # noqa: E402 (tools.site makes docs/_ext importable)
 from kb.common import PROBE_TAG  # noqa: E402
@@ -75,8 +75,8 @@ def test_two_executions_of_a_page_give_the_same_outputs(site):
     only the digits of declared timings may change."""
     from kb.downloads import with_cached_outputs
 
-    built = ROOT / "_build" / "jupyter_execute" / f"{PAGE}.ipynb"
-    cached = with_cached_outputs(built, str(ROOT / "_build" / ".jupyter_cache"))
+    built = site / "jupyter_execute" / f"{PAGE}.ipynb"  # MyST-NB writes it beside the language builds
+    cached = with_cached_outputs(built, str(BUILD / ".jupyter_cache"))
     use_page_kernel()
     fresh = execute(cached)
     source = DOCS / f"{PAGE}.md"
