@@ -1,0 +1,47 @@
+"""torch.optim.AdamW and optax.adamw train the same linear regression to the same weights."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+import jax
+import jax.numpy as jnp
+import numpy as np
+import optax
+import torch
+
+rng = np.random.default_rng(0)  # numpy gives both frameworks the same float32 data
+x = rng.normal(size=(32, 3)).astype(np.float32)
+y = x @ np.array([1.0, -2.0, 0.5], np.float32) + 0.1 * rng.normal(size=32).astype(np.float32)
+w0 = np.zeros(3, np.float32)
+lr, wd, steps = 0.01, 0.01, 5  # pass weight_decay explicitly: the two defaults differ
+
+# PyTorch: the optimizer holds the weights and updates them in place.
+w = torch.nn.Parameter(torch.from_numpy(w0.copy()))
+opt = torch.optim.AdamW([w], lr=lr, weight_decay=wd)
+for _ in range(steps):
+    opt.zero_grad()
+    loss = ((torch.from_numpy(x) @ w - torch.from_numpy(y)) ** 2).mean()
+    loss.backward()
+    opt.step()
+
+
+# optax: you hold params and opt_state; update returns new ones.
+def loss_fn(params):
+    return jnp.mean((x @ params - y) ** 2)
+
+
+tx = optax.adamw(learning_rate=lr, weight_decay=wd)
+params = jnp.asarray(w0)
+opt_state = tx.init(params)
+for _ in range(steps):
+    grads = jax.grad(loss_fn)(params)
+    updates, opt_state = tx.update(grads, opt_state, params)  # adamw needs params for the decay
+    params = optax.apply_updates(params, updates)
+
+w_torch, w_optax = w.detach().numpy(), np.asarray(params)
+print("torch AdamW :", np.array2string(w_torch, precision=6))
+print("optax.adamw :", np.array2string(w_optax, precision=6))
+rtol, atol = 1e-5, 1e-6
+gap = np.abs(w_torch - w_optax).max()
+print(f"max |torch - optax| = {gap:.1e} (rtol={rtol:.0e}, atol={atol:.0e})")
+assert np.allclose(w_optax, w_torch, rtol=rtol, atol=atol)
+assert np.abs(w_optax - w0).min() > 0.01  # every weight moved
