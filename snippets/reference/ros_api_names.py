@@ -29,7 +29,8 @@ optax.clip_by_global_norm optax.MultiSteps optax.partition optax.set_to_zero
 optax.selective_transform flax.nnx.Module flax.nnx.Linear flax.nnx.Rngs flax.nnx.Optimizer
 flax.nnx.Param flax.nnx.grad flax.nnx.DiffState flax.nnx.state flax.nnx.to_pure_dict
 flax.nnx.replace_by_pure_dict flax.nnx.update flax.serialization.to_bytes
-flax.serialization.from_bytes""".split()
+flax.serialization.from_bytes flax.nnx.Conv flax.nnx.BatchNorm flax.nnx.Dropout flax.nnx.Module.train
+flax.nnx.Module.eval grain.DataLoader orbax.checkpoint.StandardCheckpointer""".split()
 
 TORCH = """torch.tensor torch.arange torch.promote_types torch.cat torch.stack torch.Tensor.view
 torch.Tensor.permute torch.Tensor.unsqueeze torch.einsum torch.where torch.clamp torch.argmax
@@ -47,7 +48,8 @@ torch.distributed.get_rank torch.distributed.get_world_size torch.distributed.al
 torch.distributed.all_gather_single torch.distributed.reduce_scatter_single
 torch.distributed.all_to_all_single torch.distributed.batch_isend_irecv
 torch.distributed.destroy_process_group torch.distributed.fsdp.fully_shard
-torch.distributed.tensor.parallel.parallelize_module torch.save torch.load torch.get_rng_state
+torch.distributed.tensor.parallel.parallelize_module torch.nn.Conv2d torch.nn.BatchNorm2d
+torch.nn.Dropout torch.nn.Module.train torch.nn.Module.eval torch.utils.data.DataLoader torch.save torch.load torch.get_rng_state
 torch.set_rng_state""".split()
 
 
@@ -76,5 +78,5 @@ with warnings.catch_warnings():
             missing.append(f"{name}: {err!r}")
 
 print(f"jax {jax.__version__}, flax {flax.__version__}, optax {optax.__version__}, torch {torch.__version__}")
-print(f"looked up {len(JAX)} JAX, Flax and optax names and {len(TORCH)} PyTorch names; missing: {missing}")
+print(f"looked up {len(JAX)} JAX, Flax and optax names (with Grain and Orbax) and {len(TORCH)} PyTorch names; missing: {missing}")
 assert not missing

@@ -1,0 +1,41 @@
+"""Orbax logs through absl: which messages pass at the default level, and how to keep warnings off stderr."""
+import os
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+import logging
+import tempfile
+
+import absl.logging
+import orbax.checkpoint as ocp
+
+
+class Keep(logging.Handler):  # collects records here, so that this demo writes nothing to stderr
+    def __init__(self):
+        super().__init__()
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record)
+
+
+absl_logger = logging.getLogger("absl")
+keep = Keep()
+absl_logger.addHandler(keep)
+absl_logger.propagate = False  # normally records go on to a stderr handler on the root logger
+
+absl.logging.set_verbosity(absl.logging.WARNING)  # absl's default level
+with tempfile.TemporaryDirectory() as tmp:  # an older-style call: Orbax logs a warning
+    ocp.CheckpointManager(tmp, checkpointers=ocp.PyTreeCheckpointer()).close()
+print("at WARNING:", [(r.levelname, r.getMessage()[:55]) for r in keep.records])
+assert [r.levelname for r in keep.records] == ["WARNING"]
+
+keep.records.clear()
+absl.logging.set_verbosity(absl.logging.ERROR)  # warnings and below are dropped, errors pass
+with tempfile.TemporaryDirectory() as tmp:
+    ocp.CheckpointManager(tmp, checkpointers=ocp.PyTreeCheckpointer()).close()
+    absl.logging.error("an error record")  # stands in for an Orbax error, which still passes
+print("at ERROR:  ", [(r.levelname, r.getMessage()[:55]) for r in keep.records])
+assert [r.levelname for r in keep.records] == ["ERROR"]
+
+absl_logger.removeHandler(keep)
+absl_logger.propagate = True
