@@ -1,0 +1,39 @@
+"""Find the fusions in XLA's optimized HLO: many StableHLO ops become one fused kernel."""
+import jax
+import jax.numpy as jnp
+
+
+def layer(w, b, x):
+    return jax.nn.gelu(x @ w + b)  # a matrix product, then a chain of elementwise ops
+
+
+def computations(hlo_text):
+    """Map each computation of an HLO module to the opcodes of its instructions."""
+    found, name = {}, None
+    for line in hlo_text.splitlines():
+        if line.endswith("{") and " -> " in line:  # a header: "%name (params) -> type {"
+            name = line.split()[1] if line.startswith("ENTRY") else line.split()[0]
+            found[name] = []
+        elif name and " = " in line:  # "%add.0 = f32[4,2]{1,0} add(%a, %b), ..."
+            found[name].append(line.split(" = ", 1)[1].split("(")[0].split()[-1])
+        elif line == "}":
+            name = None
+    return found
+
+
+w, b, x = jnp.ones((3, 2)), jnp.zeros(2), jnp.ones((4, 3))
+lowered = jax.jit(layer).lower(w, b, x)
+stablehlo_ops = [line.split("= ")[1].split()[0] for line in lowered.as_text().splitlines()
+                 if "= stablehlo." in line]
+print(f"StableHLO: {len(stablehlo_ops)} ops, 'fusion' in the text: {'fusion' in lowered.as_text()}")
+
+comps = computations(lowered.compile().as_text())
+entry = next(ops for name, ops in comps.items() if name.startswith("%main"))
+fused = {name: ops for name, ops in comps.items() if "fused" in name}
+print("optimized HLO, entry computation:", [op for op in entry if op != "parameter"])
+for name, ops in fused.items():
+    print(f"{name}: {len(ops)} instructions, including", sorted(set(ops) - {"parameter", "constant"}))
+
+assert entry.count("fusion") >= 1 and "tanh" not in entry  # the elementwise chain left the entry
+assert any("tanh" in ops for ops in fused.values())  # ... and sits inside a fused computation
+assert len([op for op in entry if op != "parameter"]) < len(stablehlo_ops) / 4
