@@ -12,7 +12,8 @@ import pytest
 
 from kb.common import BOX_CLASS
 from tools.catalogs import catalogs, english_interface_words, heading_glosses, untranslated_figure_words
-from tools.site import DOCS, LANGUAGES, LOCALES, SNIPPETS, TRANSLATIONS, broken_internal_links, built_pages, page_figures
+from tools.site import (DOCS, LANGUAGES, LOCALES, SNIPPETS, TRANSLATIONS, broken_internal_links, built_pages,
+                        page_figures, source_pages)
 
 CELL_RE = re.compile(r'<div class="cell_input[^"]*">.*?<pre>(.*?)</pre>', re.S)
 TAG_RE = re.compile(r"<[^>]+>")
@@ -225,3 +226,19 @@ def test_chinese_index_and_glossary_are_in_pinyin_order(site, language):
     assert len(terms) > 50 and any("分片" in t for t in terms)
     keys = [pinyin_key(t) for t in terms]
     assert keys == sorted(keys), [t for t, k, n in zip(terms, keys, keys[1:]) if k > n][:5]
+
+
+LABEL_RE = re.compile(r"^\(([A-Za-z0-9_-]+)\)=[ \t]*$", re.M)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_label_of_a_page_is_an_anchor_of_the_built_page(site, language):
+    """A fence that MyST does not read as one (an admonition title with backticks, say) turns the
+    rest of a section into a code block: its heading and label vanish without a warning."""
+    missing = []
+    for name in source_pages():
+        built = (site / language / f"{name}.html").read_text(encoding="utf-8")
+        for label in LABEL_RE.findall((DOCS / f"{name}.md").read_text(encoding="utf-8")):
+            if f'id="{label}"' not in built:
+                missing.append(f"{name}: ({label})=")
+    assert not missing, "labels with no anchor on the built page:\n" + "\n".join(missing)
