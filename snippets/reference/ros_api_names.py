@@ -1,5 +1,6 @@
 """Every name in the rosetta tables resolves in the pinned versions, without a deprecation warning."""
 import importlib
+import logging
 import warnings
 
 import flax
@@ -30,7 +31,11 @@ optax.selective_transform flax.nnx.Module flax.nnx.Linear flax.nnx.Rngs flax.nnx
 flax.nnx.Param flax.nnx.grad flax.nnx.DiffState flax.nnx.state flax.nnx.to_pure_dict
 flax.nnx.replace_by_pure_dict flax.nnx.update flax.serialization.to_bytes
 flax.serialization.from_bytes flax.nnx.Conv flax.nnx.BatchNorm flax.nnx.Dropout flax.nnx.Module.train
-flax.nnx.Module.eval grain.DataLoader orbax.checkpoint.StandardCheckpointer""".split()
+flax.nnx.Module.eval grain.DataLoader orbax.checkpoint.StandardCheckpointer
+jax.custom_vjp jax.custom_jvp jax.vjp jax.jvp jax.linearize jax.pure_callback jax.ShapeDtypeStruct
+jax.eval_shape jax.debug.breakpoint jax.export.export jax.export.symbolic_shape
+jax.export.deserialize jax.experimental.pallas.pallas_call jax.experimental.pallas.BlockSpec
+jax.ffi.register_ffi_target jax.ffi.pycapsule jax.ffi.ffi_call""".split()
 
 TORCH = """torch.tensor torch.arange torch.promote_types torch.cat torch.stack torch.Tensor.view
 torch.Tensor.permute torch.Tensor.unsqueeze torch.einsum torch.where torch.clamp torch.argmax
@@ -50,7 +55,13 @@ torch.distributed.all_to_all_single torch.distributed.batch_isend_irecv
 torch.distributed.destroy_process_group torch.distributed.fsdp.fully_shard
 torch.distributed.tensor.parallel.parallelize_module torch.nn.Conv2d torch.nn.BatchNorm2d
 torch.nn.Dropout torch.nn.Module.train torch.nn.Module.eval torch.utils.data.DataLoader torch.save torch.load torch.get_rng_state
-torch.set_rng_state""".split()
+torch.set_rng_state
+torch.autograd.Function torch.autograd.grad torch.func.jvp torch.func.linearize torch.library.custom_op
+torch.library.register_fake torch.library.register_autograd torch.export.export torch.export.Dim
+torch.export.save torch.export.load torch.utils.cpp_extension.load_inline triton.jit""".split()
+
+# Importing torch.utils.cpp_extension logs a warning when no CUDA runtime is found; the name still resolves.
+logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
 
 
 def resolve(name):

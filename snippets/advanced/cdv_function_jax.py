@@ -1,0 +1,44 @@
+"""jax.custom_vjp: the same tanh layer, with fwd returning residuals and bwd using them."""
+import contextlib
+import io
+import re
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax.ad_checkpoint import print_saved_residuals
+
+
+@jax.custom_vjp
+def linear_tanh(x, w):
+    return jnp.tanh(x @ w)
+
+
+def linear_tanh_fwd(x, w):
+    out = linear_tanh(x, w)
+    return out, (x, w, out)  # (primal output, residuals): ctx.save_for_backward
+
+
+def linear_tanh_bwd(res, g):
+    x, w, out = res
+    gz = g * (1 - out**2)
+    return gz @ w.T, x.T @ gz  # a tuple with one cotangent per input
+
+
+linear_tanh.defvjp(linear_tanh_fwd, linear_tanh_bwd)
+
+rng = np.random.default_rng(0)  # the same data as the PyTorch tab
+x_np = rng.normal(size=(4, 3)).astype(np.float32)
+w_np = rng.normal(size=(3, 2)).astype(np.float32)
+loss = lambda x, w: jnp.sum(linear_tanh(x, w))
+dx, dw = jax.grad(loss, argnums=(0, 1))(x_np, w_np)
+print("dL/dw from jax.grad:\n", dw)
+
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    print_saved_residuals(loss, x_np, w_np)
+print("saved for backward:", [re.sub(r" from \S+ \(\w+\)$", "", s) for s in out.getvalue().splitlines()])
+
+gz = 1 - np.tanh(x_np.astype(np.float64) @ w_np) ** 2
+assert np.allclose(dx, gz @ w_np.T, atol=1e-5) and np.allclose(dw, x_np.T @ gz, atol=1e-5)
+assert len(out.getvalue().splitlines()) == 3  # x, w and the output: what fwd returned

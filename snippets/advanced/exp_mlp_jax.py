@@ -1,0 +1,26 @@
+"""jax.export: export the same MLP with a symbolic batch dimension and call it for two batch sizes."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import export
+
+rng = np.random.default_rng(0)  # the same weights as the PyTorch tab
+w1, b1 = rng.normal(size=(4, 8)).astype(np.float32), np.zeros(8, np.float32)
+w2, b2 = rng.normal(size=(8, 2)).astype(np.float32), np.full(2, 0.5, np.float32)
+
+
+def mlp(x):  # closes over the weights: they become constants of the program
+    return jnp.tanh(x @ w1 + b1) @ w2 + b2
+
+
+shape = export.symbolic_shape("b, 4")  # "b" stands for any batch size
+spec = jax.ShapeDtypeStruct(shape, jnp.float32)
+exported = export.export(jax.jit(mlp))(spec)
+print(exported.in_avals, "->", exported.out_avals)
+
+for n in (3, 5):  # two batch sizes, one exported program
+    x = np.arange(n * 4, dtype=np.float32).reshape(n, 4) / 10
+    y = np.asarray(exported.call(x))
+    expected = np.tanh(x @ w1 + b1) @ w2 + b2
+    print(n, y.shape, y[0])
+    assert np.allclose(y, expected, atol=1e-5)

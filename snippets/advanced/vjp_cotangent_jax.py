@@ -1,0 +1,26 @@
+"""JAX: jax.vjp returns f(x) and a pullback; pullback(v) is the vector-Jacobian product v^T J."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+rng = np.random.default_rng(0)  # numpy gives both tabs the same float32 data
+W = rng.normal(size=(3, 4)).astype(np.float32)
+x0 = rng.normal(size=4).astype(np.float32)
+v = rng.normal(size=3).astype(np.float32)  # one weight per output
+
+
+def f(x):
+    return jnp.tanh(W @ x)  # 4 inputs -> 3 outputs
+
+
+y, f_vjp = jax.vjp(f, x0)
+(vjp_jax,) = f_vjp(v)  # v has the shape of y; the result has the shape of x
+
+exact = W.T.astype(np.float64) @ ((1 - np.tanh(W.astype(np.float64) @ x0) ** 2) * v)  # v^T J by hand
+print("jax.vjp:          ", np.asarray(vjp_jax))
+print("NumPy closed form:", exact.astype(np.float32))
+assert vjp_jax.shape == x0.shape
+assert np.allclose(vjp_jax, exact, atol=1e-5)
+# The same pullback, reused for another cotangent, without running f again.
+(row0,) = f_vjp(jnp.array([1.0, 0.0, 0.0]))
+assert jnp.allclose(row0, jax.jacrev(f)(x0)[0], atol=1e-6)  # e_0^T J is the first row of J
