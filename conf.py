@@ -17,14 +17,6 @@ DOCS = ROOT / "docs"
 # The one place that extends sys.path: our extension package, docs/_ext/kb.
 sys.path.insert(0, str(DOCS / "_ext"))
 
-# Page kernels inherit this process's environment. Snippets that need several devices set
-# JAX_NUM_CPU_DEVICES themselves before importing jax; giving every page kernel the same
-# 8 emulated CPU devices means the setting also holds when another cell of the page
-# imported jax first. It changes the CPU backend only; a GPU stays the default backend.
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")
-# Keep the kernels' output free of progress bars and colour codes from libraries.
-os.environ.setdefault("TQDM_DISABLE", "1")
-
 project = "JAX for PyTorch users"
 author = "The JAX knowledge base authors"  # each language's own is in kb_languages
 copyright = "2026, " + author
@@ -51,27 +43,20 @@ kb_snippets_dir = "../snippets"  # every code cell loads a file from here (kb.ce
 myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
 myst_heading_anchors = 3
 
-# --- Execution: every page runs at build time, once for both languages ---------------------
-nb_execution_mode = "cache"
-nb_execution_cache_path = str(ROOT / "_build" / ".jupyter_cache")
-nb_execution_timeout = int(os.environ.get("KB_CELL_TIMEOUT", "300"))
-nb_execution_raise_on_error = False  # kb.failures reports the page, snippet and line instead
-nb_execution_show_tb = False  # kb.failures names snippet and line; the full traceback goes to reports/
-nb_execution_in_temp = True
-nb_execution_allow_errors = False
-nb_output_stderr = "remove"  # kb.failures fails the build on any stderr, naming the snippet and quoting it
+# --- Execution: every snippet runs once, alone, in a fresh process (kb.runner, kb.records) -----
+# MyST-NB executes nothing: kb.records makes its reader fill each cell from the snippet's record
+# (nb_custom_formats, nb_execution_mode = "off"). The source language's HTML build runs the
+# snippets that have no record yet, before any page is read (kb.execution).
+kb_records = str(ROOT / "_build" / "records")
+kb_snippet_timeout = int(os.environ.get("KB_SNIPPET_TIMEOUT", "300"))
+nb_execution_mode = "off"
+nb_output_stderr = "show"  # a record with stderr fails the build first (kb.execution), naming the snippet
 nb_merge_streams = True
 # The gettext builder reads cell outputs too, and takes a figure's SVG so that kb.figures can
 # extract its words into the page's catalogue (MyST-NB gives gettext text/plain only by default).
 nb_mime_priority_overrides = [("gettext", "image/svg+xml", 5)]
-# `nox -s page` (a drafting aid) names the pages to execute; the site build executes every page.
-if os.environ.get("KB_EXECUTE_ONLY"):
-    from kb.common import source_pages
-
-    _chosen = set(os.environ["KB_EXECUTE_ONLY"].split(","))
-    nb_execution_excludepatterns = [
-        str(DOCS / f"{page}.md") for page in source_pages(DOCS, exclude_patterns, source_suffix) if page not in _chosen
-    ]
+# `nox -s page` (a drafting aid) names the pages whose snippets run; the site build runs them all.
+kb_execute_only = os.environ.get("KB_EXECUTE_ONLY", "")
 
 # --- Languages: the one table (kb.languages; nox reads it too) -------------------------------
 # The source language comes first; only its build executes cells, the others read its cache.

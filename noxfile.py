@@ -1,6 +1,8 @@
 """Build and test the bilingual JAX knowledge base.
 
-    nox -s docs      build _build/html/en/ and _build/html/zh_CN/ (every page executed once)
+    nox -s docs      build _build/html/en/ and _build/html/zh_CN/ (every snippet run once, alone)
+    nox -s docs -- --shard K/N [--out DIR]    run only shard K of N of the snippets (records to DIR)
+    nox -s docs -- --records DIR [DIR ...]    render both languages from gathered records, running none
     nox -s tests     every check that needs no network (builds the site first)
     nox -s i18n      regenerate .pot files, update the zh_CN catalogues, print per-file counts
     nox -s links     check external links (needs a network)
@@ -97,10 +99,46 @@ def build_docs(session: nox.Session, bin_dir: Path, html: Path = HTML, *extra: s
                 f"then open http://127.0.0.1:8000/")
 
 
+def _split_posargs(posargs: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """(--shard/--out arguments, --records folders, the rest for sphinx-build)."""
+    shard, records, rest = [], [], []
+    args = list(posargs)
+    while args:
+        arg = args.pop(0)
+        if arg in ("--shard", "--out"):
+            if not args:
+                raise SystemExit(f"{arg} needs a value (nox -s docs -- --shard 1/2 --out DIR)")
+            shard += [arg, args.pop(0)]
+        elif arg == "--records":
+            while args and not args[0].startswith("-"):
+                records.append(args.pop(0))
+            if not records:
+                raise SystemExit("--records needs the folders the shards wrote (nox -s docs -- --records DIR ...)")
+        else:
+            rest.append(arg)
+    return shard, records, rest
+
+
 @nox.session
 def docs(session: nox.Session) -> None:
-    """Build every language of the site (the source language first: it executes; the others reuse)."""
-    build_docs(session, _env(session), HTML, *session.posargs)
+    """Build every language of the site (the source language first: it runs the snippets that have
+    no record; the others read the records).
+
+    ``-- --shard K/N [--out DIR]`` runs only shard K's snippets and writes their records (no
+    pages); ``-- --records DIR ...`` imports the gathered records, then renders both languages
+    running nothing (a record made with another lock or runner is refused)."""
+    bin_dir = _env(session)
+    shard, records, rest = _split_posargs(session.posargs)
+    python = str(bin_dir / "python")
+    if shard:
+        if "--shard" not in shard:
+            session.error("--out goes with --shard K/N")
+        session.run(python, "-m", "tools.run_snippets", *shard, external=True)
+        return
+    if records:
+        session.run(python, "-m", "tools.run_snippets", "--import", *records, external=True)
+        rest = ["-D", "kb_execute=0", *rest]
+    build_docs(session, bin_dir, HTML, *rest)
 
 
 @nox.session(name="docs-gpu")
@@ -115,7 +153,7 @@ def docs_gpu(session: nox.Session) -> None:
         session,
         bin_dir,
         BUILD / "html-gpu",
-        "-D", f"nb_execution_cache_path={BUILD / '.jupyter_cache-gpu'}",
+        "-D", f"kb_records={BUILD / 'records-gpu'}",
         *session.posargs,
     )
 
@@ -124,9 +162,10 @@ def docs_gpu(session: nox.Session) -> None:
 def page(session: nox.Session) -> None:
     """Author's check of some pages: nox -s page -- docs/core/jit.md [more pages]
 
-    Builds the whole site in both languages with warnings as errors, but executes only the named
-    pages (the others render without outputs), in _build/page/<first page>/ with its own cache.
-    This is a drafting aid: the site itself is only ever built by `nox -s docs`, executing all.
+    Builds the whole site in both languages with warnings as errors, but runs only the named
+    pages' snippets (the others show the records they have, or no outputs), in
+    _build/page/<first page>/ with the site's records. This is a drafting aid: the site itself is
+    only ever built by `nox -s docs`, which runs every snippet that has no record.
     """
     if not session.posargs:
         session.error("name the pages: nox -s page -- docs/<section>/<page>.md")
@@ -137,12 +176,11 @@ def page(session: nox.Session) -> None:
             session.error(f"{path} is not a page under docs/")
     work = BUILD / "page" / chosen[0].relative_to(docs).with_suffix("").as_posix().replace("/", "-")
     bin_dir = _env(session)
-    # conf.py excludes every other page from execution.
+    # conf.py reads it: only these pages' snippets run.
     session.env["KB_EXECUTE_ONLY"] = ",".join(p.relative_to(docs).with_suffix("").as_posix() for p in chosen)
     for language in LANGUAGES:
         args = sphinx_command(docs, work / "html" / language, doctrees=work / "doctrees" / language,
-                              language=language, cache=work / "cache", parallel=True,
-                              python=str(bin_dir / "python"), extra=["-D", "suppress_warnings=myst-nb.lexer"])
+                              language=language, parallel=True, python=str(bin_dir / "python"))
         session.run(*args, external=True)
     session.log(f"Built {work / 'html'}/{{{','.join(LANGUAGES)}}}/ (only {', '.join(session.posargs)} executed)")
 

@@ -39,24 +39,23 @@ def sphinx_command(src: Path, out: Path, *, doctrees: Path, language: str = SOUR
                    extra: tuple[str, ...] | list[str] = ()) -> list[str]:
     """The one way this project runs sphinx-build: the site's conf.py, warnings as errors.
 
-    Only the source language's HTML build executes pages; every other build (a translation,
-    gettext) reads the outputs from the execution cache and fails where one is missing
-    (kb.execution). ``outputs=False`` builds without any cell outputs (linkcheck).
-    ``module="sphinx_autobuild"`` serves.
+    Only the source language's HTML build runs snippets (those without a record); every other
+    build (a translation, gettext) reads their records and fails where one is missing
+    (kb.execution). ``cache`` is the records folder (``kb_records``). ``outputs=False`` builds
+    without any cell outputs (linkcheck). ``module="sphinx_autobuild"`` serves.
 
     >>> cmd = sphinx_command(Path("docs"), Path("out"), doctrees=Path("d"), builder="linkcheck", outputs=False)
-    >>> cmd[1:5], "nb_execution_mode=off" in cmd, cmd[-2:]
+    >>> cmd[1:5], "kb_outputs=0" in cmd, cmd[-2:]
     (['-m', 'sphinx', '-b', 'linkcheck'], True, ['docs', 'out'])
     """
     args = [python, "-m", module, "-b", builder, "-c", str(ROOT), "-W", "--keep-going", "-n", "-q"]
     if parallel:
-        args += ["-j", "auto"]  # pages execute in parallel
+        args += ["-j", "auto"]  # pages are read in parallel
     args += ["-d", str(doctrees), "-D", f"language={language}"]
     if cache is not None:
-        args += ["-D", f"nb_execution_cache_path={cache}"]
+        args += ["-D", f"kb_records={cache}"]
     if not outputs:
-        # No kernel runs, so cells have no lexer: MyST-NB would warn for each.
-        args += ["-D", "nb_execution_mode=off", "-D", "suppress_warnings=myst-nb.lexer"]
+        args += ["-D", "kb_outputs=0"]
     return [*args, *extra, str(src), str(out)]
 
 

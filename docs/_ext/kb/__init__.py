@@ -6,11 +6,14 @@ carry doctests (run by ``nox -s tests``).
 
 Making every page an executed, checked program:
 
-- ``kb.cells``: every code cell loads a snippet; snippets are page dependencies; the probe is added.
-- ``kb.execution``: pages execute once (source language only); the build report.
-- ``kb.failures``: a failing or warning snippet is named, with its line (and the warning).
-- ``kb.provenance``: the versions, devices and machine each page ran with.
-- ``kb.outputs``: outputs name the snippet (path and line), not the kernel's temporary file.
+- ``kb.cells``: every code cell loads a snippet; snippets are page dependencies.
+- ``kb.runner`` (no Sphinx events): each snippet runs alone in a fresh process, as a reader runs
+  it (the child is ``run_snippet.py``); one pool over the cores, timing snippets alone after it.
+- ``kb.records``: one record per run, keyed by what decides the result; MyST-NB's page reader
+  fills each cell from its record.
+- ``kb.execution``: before pages are read, every snippet has a record (the source language's
+  HTML build runs the missing ones); failures named with page, snippet and line; the build report.
+- ``kb.provenance``: the versions, devices and machine each page's programs ran with.
 - ``kb.tabs``: adjacent ``:tab:`` cells become one synced tab set.
 - ``kb.figures``: figures are SVG with text as text, and their words are translated.
 
@@ -27,7 +30,7 @@ What a reader of the two-language site meets:
 - ``kb.search_zh``: Chinese search (jieba, a glossary dictionary, the query splitter).
 - ``kb.api_links``: API names in prose link to the official reference.
 
-Shared constants and helpers live in ``kb.common``; the hidden probe cell is ``probe_cell.py``.
+Shared constants and helpers live in ``kb.common``.
 """
 
 from __future__ import annotations
@@ -36,10 +39,9 @@ MODULES = (
     "kb.languages",
     "kb.translations",
     "kb.cells",
+    "kb.records",
     "kb.execution",
-    "kb.failures",
     "kb.provenance",
-    "kb.outputs",
     "kb.tabs",
     "kb.figures",
     "kb.downloads",

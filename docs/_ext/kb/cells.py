@@ -9,29 +9,31 @@
 3. When the page is read (``source-read``, before MyST-NB parses it) each problem is logged as an
    error at the page and line, and the offending cell is blanked out (its lines kept, so later line
    numbers stay right) so that MyST-NB does not stop the build with a traceback of its own.
-4. The snippets a page loads become its dependencies: editing one snippet re-reads, and so
-   re-executes, only the pages that load it.
-5. The hidden probe cell (``probe_cell.py``, see ``kb.provenance``) is appended to every page that
-   loads snippets, after the page's own lines so their numbers stay as written.
+4. The snippets a page loads become its dependencies: editing one snippet re-reads only the pages
+   that load it (and ``kb.execution`` re-runs only that snippet).
+5. Each good cell's ``:load:`` becomes an absolute path on the same line (``absolute_loads``), for
+   the page reader ``kb.records.read_page``: MyST-NB passes a custom reader the text alone, not
+   the page's path, and the reader names each cell's snippet from the repository root.
+6. ``page_snippets(srcdir, ...)``: every page's snippets, in page order (``kb.execution`` runs
+   them before any page is read).
 """
 
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from sphinx.util import logging
 
-from .common import PROBE_TAG
+from .common import source_pages
 
 logger = logging.getLogger(__name__)
 
 FRONT_MATTER_RE = re.compile(r"\A---\n.*?\n---\n", re.S)
 CODE_CELL_RE = re.compile(r"^(`{3,}|~{3,})\{code-cell\}")
-PROBE_FILE = Path(__file__).with_name("probe_cell.py")
+LOAD_RE = re.compile(r"^(\s*:?load:\s*)(\S.*?)\s*$")
 
 
 class Problem(NamedTuple):
@@ -141,6 +143,34 @@ def blank_lines(text: str, first: int, last: int) -> str:
     return "\n".join(lines)
 
 
+def absolute_loads(text: str, page: Path, cells: list[dict[str, Any]]) -> str:
+    """``text`` with the ``:load:`` option of each of ``cells`` as an absolute path, lines kept.
+
+    >>> text = "```{code-cell} python\\n:load: ../s/a.py\\n:tab: JAX\\n```\\n"
+    >>> absolute_loads(text, Path("/r/docs/p.md"), scan_code_cells(text)).splitlines()[1]
+    ':load: /r/s/a.py'
+    """
+    lines = text.split("\n")
+    for cell in cells:
+        for index in range(cell["line"], min(cell["end"], len(lines))):
+            match = LOAD_RE.match(lines[index])
+            if match and match.group(2) == cell["options"].get("load"):
+                lines[index] = match.group(1) + str((page.parent / match.group(2)).resolve())
+                break
+    return "\n".join(lines)
+
+
+def page_snippets(srcdir: Path, snippets_dir: Path, exclude_patterns, source_suffix) -> dict[str, list[Path]]:
+    """Every notebook page's snippets (existing files only), in page order."""
+    pages = {}
+    for docname in source_pages(srcdir, exclude_patterns, source_suffix):
+        path = srcdir / f"{docname}.md"
+        text = path.read_text(encoding="utf-8") if path.is_file() else ""
+        if is_notebook(text):
+            pages[docname] = check_page(text, path, snippets_dir)[1]
+    return pages
+
+
 def on_source_read(app, docname: str, source: list[str]) -> None:
     text = source[0]
     if not is_notebook(text):
@@ -148,20 +178,16 @@ def on_source_read(app, docname: str, source: list[str]) -> None:
     page = Path(app.env.doc2path(docname))
     snippets_dir = Path(app.srcdir) / app.config.kb_snippets_dir
     problems, loaded = check_page(text, page, snippets_dir)
-    if problems:
-        bad = {p.line for p in problems}
-        for problem in problems:
-            logger.error(f"{problem.message} (page {docname})", location=(docname, problem.line))
-        for cell in scan_code_cells(text):
-            if cell["line"] in bad:
-                text = blank_lines(text, cell["line"], cell["end"])
+    bad = {p.line for p in problems}
+    for problem in problems:
+        logger.error(f"{problem.message} (page {docname})", location=(docname, problem.line))
+    cells = scan_code_cells(text)
+    for cell in cells:
+        if cell["line"] in bad:
+            text = blank_lines(text, cell["line"], cell["end"])
     for path in loaded:
         app.env.note_dependency(path)
-    if loaded:
-        probe = os.path.relpath(PROBE_FILE, page.parent)
-        app.env.note_dependency(PROBE_FILE)
-        text = text.rstrip("\n") + f"\n\n```{{code-cell}} python\n:load: {probe}\n:tags: [remove-input, {PROBE_TAG}]\n```\n"
-    source[0] = text
+    source[0] = absolute_loads(text, page, [c for c in cells if c["line"] not in bad])
 
 
 def setup(app):

@@ -4,27 +4,24 @@
    ``header_box(doctree)`` finds it, or creates it right after the page title. The provenance
    line and the downloads line both go into it, so neither depends on the other's handler having
    run first.
-2. ``PROBE_TAG``: the tag of the hidden last cell that reports what a page ran with;
-   ``code_cells(doctree)`` are a page's code cells and ``is_probe(cell)`` tells the probe apart.
+2. ``code_cells(doctree)`` are a page's code cells; ``cell_options(cell)`` their options, where
+   ``load`` names the cell's snippet from the repository root (``kb.records.read_page``).
 3. ``PageState``: facts about pages kept on the build environment (``env.kb_<name>``, a dict keyed
    by page), merged from parallel readers (``sphinx -j``) and dropped when their page is re-read.
    Every kb module keeps its per-page state this way and no other.
 4. ``source_pages()``: the pages of a source tree, found exactly as Sphinx finds them (its own
    ``Project.discover`` with the site's ``exclude_patterns``).
 5. ``glossary_path()``: the project's glossary (``docs/_data/glossary.tsv``).
-6. ``snippet_path(app, load)``: a cell's ``:load:`` target as a path from the repository root.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Iterable
 
 from docutils import nodes
 
 BOX_CLASS = "kb-provenance"
-PROBE_TAG = "kb-provenance"
 
 
 # --------------------------------------------------------------------------------------------
@@ -33,24 +30,13 @@ PROBE_TAG = "kb-provenance"
 
 
 def code_cells(doctree: nodes.Node) -> list[nodes.container]:
-    """The code cells of a page (MyST-NB's ``cell_code`` containers), the probe included."""
+    """The code cells of a page (MyST-NB's ``cell_code`` containers)."""
     return [n for n in doctree.findall(nodes.container) if n.get("nb_element") == "cell_code"]
 
 
 def cell_options(cell: nodes.Element) -> dict[str, Any]:
-    """The options of a code cell (``:load:``, ``:tab:``, ``:tags:``)."""
+    """The options of a code cell: ``load`` (its snippet, ``snippets/core/jit_x.py``), ``tab``, ``tags``."""
     return cell.get("cell_metadata") or {}
-
-
-def snippet_path(app, load: str) -> str:
-    """The ``:load:`` target of a cell of the page being read, from the repository root
-    (``snippets/core/jit_inline.py``): how build messages and outputs name a snippet."""
-    source = Path(app.env.doc2path(app.env.docname))
-    return os.path.relpath((source.parent / load).resolve(), Path(app.srcdir).parent)
-
-
-def is_probe(cell: nodes.Element) -> bool:
-    return PROBE_TAG in (cell_options(cell).get("tags") or [])
 
 
 def ancestors(node: nodes.Node) -> Iterable[nodes.Node]:

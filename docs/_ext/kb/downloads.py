@@ -5,11 +5,10 @@
    each, in page order). The list of programs is folded (a closed ``<details>``, sphinx-design's
    dropdown nodes) so that a page with many snippets still shows its prose on the first screen;
    its summary line says how many there are. The words come from ``kb.translations``.
-2. At the end of an HTML build each page's notebook is written to ``_kb/notebooks/<page>.ipynb``
-   with its outputs, without the hidden provenance cell and the timing metadata, its outputs
-   naming snippets (``kb.outputs``). The outputs come from the execution cache: the notebook that
-   MyST-NB writes beside the build has outputs only when the page was executed in that build, not
-   when they came from the cache (as in every translated build).
+2. At the end of an HTML build each page's notebook is written to ``_kb/notebooks/<page>.ipynb``:
+   the notebook MyST-NB rendered, whose outputs are its snippets' records (``kb.records``), the
+   same in every language. Tracebacks in them already name the snippet and its line, since each
+   snippet runs under its own file name (``kb.runner``).
 3. Each section's index page (``<section>/index``) offers all the section's programs at once:
    ``_kb/downloads/<section>-programs.zip`` holds every ``.py`` of ``snippets/<section>/`` (every
    snippet is on a page; the tests check that), written at the end of the build with fixed
@@ -30,9 +29,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx_design.dropdown import dropdown_main, dropdown_title
 
-from .cells import check_page
-from .common import PROBE_TAG, cell_options, code_cells, header_box, is_probe
-from .outputs import name_snippets_in_notebook
+from .common import cell_options, code_cells, header_box
 from .translations import _, format_nodes, separator
 
 NOTEBOOKS = "_kb/notebooks"
@@ -51,22 +48,23 @@ def add_downloads(app, doctree: nodes.document) -> None:
     if app.builder.format != "html":
         return
     env, docname = app.env, app.env.docname
-    loads = list(dict.fromkeys(cell_options(c).get("load") for c in code_cells(doctree) if not is_probe(c)))
-    loads = [load for load in loads if load]
+    loads = list(dict.fromkeys(cell_options(c).get("load") for c in code_cells(doctree)))
+    loads = [load for load in loads if load]  # snippets/<section>/<name>.py, from the repository root
     if not loads:
         return
-    source = Path(env.doc2path(docname))
+    root = Path(app.srcdir).parent
     notebook = nodes.reference("", str(_("this page as a notebook (.ipynb)")),
                                refuri=_relative(docname, f"{NOTEBOOKS}/{docname}.ipynb"), classes=["kb-download-ipynb"])
     programs = nodes.paragraph(classes=["kb-downloads-programs"])
     for load in loads:
         if len(programs):
             programs += nodes.Text(separator(_("{program}, {next_program}")))
-        name = (source.parent / load).name
-        ref = addnodes.download_reference("", "", reftarget=load, refdoc=docname, refexplicit=True,
+        name = Path(load).name
+        target = os.path.relpath(root / load, Path(env.doc2path(docname)).parent)  # as the page wrote it
+        ref = addnodes.download_reference("", "", reftarget=target, refdoc=docname, refexplicit=True,
                                           classes=["kb-download-py"])
         # Registered by hand: Sphinx's own download collector has already run for this page.
-        rel_filename, _abs = env.relfn2path(load, docname)
+        rel_filename, _abs = env.relfn2path(target, docname)
         ref["filename"] = env.dlfiles.add_file(docname, rel_filename).as_posix()
         ref += nodes.literal(name, name)
         programs += ref
@@ -118,37 +116,20 @@ def write_section_archives(app, exception) -> None:
                 archive.writestr(info, path.read_bytes())
 
 
-def with_cached_outputs(notebook: Path, cache_path: str | None) -> dict:
-    """The notebook, its outputs merged from the execution cache where it has a matching entry."""
-    import nbformat
-    from jupyter_cache import get_cache
-
-    node = nbformat.reads(notebook.read_text(encoding="utf-8"), as_version=4)
-    if cache_path:
-        try:
-            _, node = get_cache(cache_path).merge_match_into_notebook(node)
-        except KeyError:  # not cached (a failed page): keep what the build wrote
-            pass
-    return json.loads(nbformat.writes(node))
-
-
 def copy_notebooks(app, exception) -> None:
-    """Each page's notebook, with its outputs, into _kb/notebooks/, without the provenance cell."""
+    """Each page's notebook (MyST-NB's, with the records' outputs) into _kb/notebooks/."""
     if exception is not None or app.builder.format != "html":
         return
     folder = Path(app.env.mystnb_config.output_folder)
-    for notebook in folder.rglob("*.ipynb"):
-        data = with_cached_outputs(notebook, app.env.mystnb_config.execution_cache_path)
-        data["cells"] = [c for c in data["cells"] if PROBE_TAG not in c.get("metadata", {}).get("tags", [])]
-        for cell in data["cells"]:
-            cell.get("metadata", {}).pop("execution", None)
-        source = Path(app.srcdir) / notebook.relative_to(folder).with_suffix(".md")
-        if source.is_file():  # outputs name each cell's snippet, not the kernel's temporary file
-            snippets = Path(app.srcdir) / app.config.kb_snippets_dir
-            _, loaded = check_page(source.read_text(encoding="utf-8"), source, snippets)
-            root = Path(app.srcdir).parent
-            name_snippets_in_notebook(data, [os.path.relpath(p, root) for p in loaded])
-        target = Path(app.outdir) / NOTEBOOKS / notebook.relative_to(folder)
+    for docname in sorted(app.env.found_docs):
+        notebook = folder.joinpath(*f"{docname}.ipynb".split("/"))
+        if not notebook.is_file():
+            continue
+        data = json.loads(notebook.read_text(encoding="utf-8"))
+        if not any(cell["cell_type"] == "code" for cell in data["cells"]):
+            continue  # a page without code (MyST-NB reads every page as a notebook)
+        data["metadata"].pop("source_map", None)  # line numbers of the page's source, not of the notebook
+        target = Path(app.outdir) / NOTEBOOKS / f"{docname}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
 

@@ -1,24 +1,26 @@
-"""kb.execution: pages execute once, in the source language's build, and the build says which.
+"""kb.execution: before any page is read, every snippet of the site has a record.
 
-1. MyST-NB executes a page through jupyter-cache's ``single_nb_execution``; kb wraps it (once per
-   process) to count executions and to ask nbclient for per-cell timing (see ``kb.provenance``).
-   The count is the one piece of module-level state in kb: it counts executions in this
-   process, and a page read in this process compares it before and after (``BEFORE``).
-2. A page whose reading executed it is logged (``[kb] executed core/jit``) and recorded
-   (``EXECUTED``, forgotten at the start of each build).
-3. Only the source language's HTML build executes. A build whose language has ``execute: False``
-   in ``kb_languages`` (every translation), and any other builder (gettext reads the outputs to
-   extract figure words, see ``kb.figures``), must find each page in the shared execution cache
-   the source language's HTML build filled: a page it had to execute fails the build, with a
-   message that says to build that first.
-4. The execution cache's database is created before parallel readers (``sphinx -j``) start: two
-   processes that both find it missing race to create its tables, and one of them fails.
-5. At the end of an HTML build, ``_kb_build.json`` in the output folder lists the pages this build
-   executed and each page's cell run times (read by the tests and by ``nox -s bench``).
-6. Page kernels start from kb's own ``python3`` kernelspec (``kb/kernels/python3/kernel.json``,
-   found first because ``setup`` puts ``kb/`` at the front of ``JUPYTER_PATH``; the pages keep
-   naming ``python3``): the same ipykernel with SVG figures (see ``kb.figures``) and no warning
-   at each kernel's start ("Kernel is running over TCP without encryption", once per page).
+1. When the builder starts, kb lists every page's snippets (``kb.cells.page_snippets``) and looks
+   up each snippet's record (``kb.records``: keyed by the snippet's bytes and what it runs with).
+2. Only the source language's HTML build runs snippets, and only those without a good record
+   (``kb.runner.run_all``: one pool over the machine's cores, then the timing snippets alone).
+   A build whose language has ``execute: False`` in ``kb_languages`` (every translation), any
+   other builder (gettext reads the figures' words from the records, see ``kb.figures``) and a
+   build given ``kb_execute = 0`` (the render after sharded runs, ``nox -s docs -- --records``)
+   run nothing: a snippet without a record fails them, with a message that says to build the
+   source language first. Rendering is then a lookup: the page reader ``kb.records.read_page``
+   fills each cell from its record, and MyST-NB executes nothing.
+3. A snippet that raised, failed an ``assert``, ran past the timeout (``kb_snippet_timeout``),
+   wrote to stderr or printed nothing fails the build with one error at each page that loads it:
+   ``page core/jit failed to execute, in snippet snippets/core/jit_x.py:7: AssertionError: ...``
+   (``wrote to stderr`` quotes the warning with its line in the snippet). The other snippets all
+   run first, so one broken program never hides another.
+4. ``kb_execute_only`` (``nox -s page``, a drafting aid) runs only the named pages' snippets; the
+   other pages show no outputs where they have no record. A whole-site build that may run
+   snippets then removes the records no snippet can use any more (older keys).
+5. At the end of an HTML build, ``_kb_build.json`` in the output folder lists the snippets this
+   build ran (with their seconds, and whether they ran alone), the wall time of that run phase,
+   every page's snippets and each snippet's record (read by the tests and by ``nox -s bench``).
 """
 
 from __future__ import annotations
@@ -30,96 +32,123 @@ from pathlib import Path
 
 from sphinx.util import logging
 
-from .common import PageState
+from .cells import page_snippets
 from .languages import language
-from .provenance import CELL_SECONDS, move_timing_to_probe
+from .records import good_record, problem, read_record, record_path
+from .runner import job, run_all
 
 logger = logging.getLogger(__name__)
 
-KERNELS = Path(__file__).parent  # a JUPYTER_PATH entry: its kernels/python3 is the page kernel
-_EXECUTIONS = [0]  # notebooks executed by this process
-BEFORE = PageState("executions_before")
-EXECUTED = PageState("executed", per_build=True)
-
-
-def install_execution_hook() -> None:
-    """Wrap the function MyST-NB calls to execute a notebook (idempotent)."""
-    from myst_nb.core.execute import cache as nb_cache
-
-    original = nb_cache.single_nb_execution
-    if getattr(original, "_kb_wrapped", False):
-        return
-
-    def single_nb_execution(nb, *args, **kwargs):
-        _EXECUTIONS[0] += 1
-        kwargs["record_timing"] = True
-        result = original(nb, *args, **kwargs)
-        if result.err is None:
-            move_timing_to_probe(nb)
-        return result
-
-    single_nb_execution._kb_wrapped = True  # type: ignore[attr-defined]
-    nb_cache.single_nb_execution = single_nb_execution
-
-
-def before_reading(app, docname: str, source: list[str]) -> None:
-    BEFORE.set(app.env, docname, _EXECUTIONS[0])
-
-
-def after_reading(app, doctree) -> None:
-    env = app.env
-    docname = env.docname
-    if _EXECUTIONS[0] <= BEFORE.get(env, docname, _EXECUTIONS[0]):
-        return
-    logger.info(f"[kb] executed {docname}")
-    EXECUTED.set(env, docname, True)
-    if not may_execute(app):
-        why = (f"{app.config.language}: execute is False in kb_languages" if app.builder.format == "html"
-               else f"the {app.builder.name} builder reads outputs from the cache")
-        logger.error(
-            f"page {docname} was not in the shared execution cache, and this build ({why}) must not "
-            f"execute cells. Build the source language's HTML first (nox -s docs).",
-            location=docname,
-        )
-
 
 def may_execute(app) -> bool:
-    """Whether this build may execute pages: the source language's HTML build alone."""
-    return bool(language(app.config)["execute"]) and app.builder.format == "html"
+    """Whether this build may run snippets: the source language's HTML build, unless told not to."""
+    return bool(language(app.config)["execute"]) and app.builder.format == "html" and bool(app.config.kb_execute)
 
 
-def create_cache(app) -> None:
-    if app.config.nb_execution_mode == "cache" and app.builder.format == "html":
-        from jupyter_cache import get_cache
+def why_not(app) -> str:
+    if app.builder.format != "html":
+        return f"the {app.builder.name} builder reads outputs from the records"
+    if not app.config.kb_execute:
+        return "kb_execute is 0: it renders records made elsewhere"
+    return f"{app.config.language}: execute is False in kb_languages"
 
-        get_cache(app.config.nb_execution_cache_path).list_cache_records()
+
+def records_folder(app) -> Path:
+    return Path(app.srcdir, app.config.kb_records).resolve()
+
+
+def plan(app) -> tuple[dict[str, list[str]], dict]:
+    """Every page's snippet names, and each snippet's job (from the repository root)."""
+    srcdir = Path(app.srcdir)
+    root = srcdir.parent
+    pages = page_snippets(srcdir, (srcdir / app.config.kb_snippets_dir).resolve(), app.config.exclude_patterns,
+                          app.config.source_suffix)
+    jobs = {}
+    names = {}
+    for docname, paths in pages.items():
+        names[docname] = []
+        for path in paths:
+            item = jobs.get(path) or job(path, root)
+            jobs[path] = item
+            names[docname].append(item.name)
+    return names, {item.name: item for item in jobs.values()}
+
+
+def execute(app) -> None:
+    if not app.config.kb_outputs:
+        return
+    pages, jobs = plan(app)
+    folder = records_folder(app)
+    chosen = {p for p in app.config.kb_execute_only.split(",") if p}
+    wanted = {name for page, names in pages.items() if not chosen or page in chosen for name in names}
+    missing = [item for name, item in sorted(jobs.items())
+               if name in wanted and good_record(folder, name, item.key) is None]
+    ran: dict[str, dict] = {}
+    phase = 0.0
+    if missing and may_execute(app):
+        logger.info(f"[kb] running {len(missing)} of {len(jobs)} snippets, each in a fresh process")
+
+        def done(record):
+            ran[record["snippet"]] = {"seconds": record["seconds"], "alone": record["alone"]}
+            logger.info(f"[kb] ran {record['snippet']} in {record['seconds']:.1f} s"
+                        + (" (alone: it prints timings)" if record["alone"] else ""))
+
+        begin = time.perf_counter()
+        run_all(missing, folder, timeout=app.config.kb_snippet_timeout, done=done)
+        phase = time.perf_counter() - begin
+    elif missing:
+        for item in missing:
+            first = next(page for page, names in pages.items() if item.name in names)
+            logger.error(f"snippet {item.name} (page {first}) has no record, and this build ({why_not(app)}) "
+                         f"must not execute snippets. Build the source language's HTML first (nox -s docs).",
+                         location=first)
+    report_failures(app, pages, jobs, folder, wanted)
+    if may_execute(app) and not chosen:
+        prune(folder, {record_path(folder, name, item.key) for name, item in jobs.items()})
+    app.env.kb_run = {"ran": dict(sorted(ran.items())), "run_phase_seconds": round(phase, 2), "pages": pages,
+                      "records": {name: str(record_path(folder, name, item.key)) for name, item in jobs.items()}}
+
+
+def report_failures(app, pages: dict[str, list[str]], jobs: dict, folder: Path, wanted: set[str]) -> None:
+    failed = []
+    for name, item in sorted(jobs.items()):
+        record = read_record(record_path(folder, name, item.key))
+        if name not in wanted or record is None or problem(record) is None:
+            continue
+        line = f":{record['error_line']}" if record.get("error_line") and record["returncode"] else ""
+        reason = problem(record)
+        for page in (page for page, names in pages.items() if name in names):
+            if reason.startswith("wrote to stderr"):
+                logger.error(f"page {page}: snippet {name} {reason} (a warning fails the build: fix its cause "
+                             f"rather than silencing it)", location=page)
+            else:
+                logger.error(f"page {page} failed to execute, in snippet {name}{line}: {reason}", location=page)
+        failed.append(name)
+    if failed:
+        logger.error("[kb] snippets that failed: " + ", ".join(failed))
+
+
+def prune(folder: Path, current: set[Path]) -> None:
+    """Remove the records that no snippet of the site can use any more (an older key)."""
+    for path in folder.rglob("*.json"):
+        if path not in current:
+            path.unlink(missing_ok=True)
 
 
 def write_report(app, exception) -> None:
     if exception is not None or app.builder.name not in ("html", "dirhtml"):
         return
-    report = {
-        "language": app.config.language,
-        "executed": sorted(EXECUTED.of(app.env)),
-        "cell_seconds": CELL_SECONDS.of(app.env),
-        "finished": time.time(),
-    }
+    run = getattr(app.env, "kb_run", None) or {"ran": {}, "run_phase_seconds": 0.0, "pages": {}, "records": {}}
+    report = {"language": app.config.language, **run, "workers": os.cpu_count(), "finished": time.time()}
     Path(app.outdir, "_kb_build.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
 
 
-def use_page_kernel() -> None:
-    """Put kb's kernelspec first on JUPYTER_PATH (idempotent)."""
-    rest = [p for p in os.environ.get("JUPYTER_PATH", "").split(os.pathsep) if p and p != str(KERNELS)]
-    os.environ["JUPYTER_PATH"] = os.pathsep.join([str(KERNELS), *rest])
-
-
 def setup(app):
-    use_page_kernel()
-    install_execution_hook()
-    BEFORE.connect(app)
-    EXECUTED.connect(app)
-    app.connect("builder-inited", create_cache)
-    app.connect("source-read", before_reading)
-    app.connect("doctree-read", after_reading)
+    app.add_config_value("kb_records", "_build/records", "", types=[str])
+    app.add_config_value("kb_execute", True, "", types=[bool, int])
+    app.add_config_value("kb_outputs", True, "", types=[bool, int])
+    app.add_config_value("kb_execute_only", "", "", types=[str])
+    app.add_config_value("kb_snippet_timeout", 300, "", types=[int])
+    app.connect("builder-inited", execute)
     app.connect("build-finished", write_report)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "2.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,15 +1,15 @@
 """kb.figures: figures are SVG with their words kept as text, and those words are translated.
 
-1. Page kernels (``kb.execution``) have matplotlib's inline backend emit SVG, with text kept as
-   ``<text>`` elements (``svg.fonttype: none``) and stable ids (``svg.hashsalt``). The reader's
+1. The runner (``kb.runner``, its child ``run_snippet.py``) has ``plt.show()`` write SVG, with
+   text kept as ``<text>`` elements (``svg.fonttype: none``) and stable ids (``svg.hashsalt``). The reader's
    browser draws the letters with its own fonts, so no CJK font is needed on the build machine. A
    snippet copied out of the page needs none of this.
 2. Before translation (a transform ahead of Sphinx's ``Locale``), every SVG output of a code cell
    gets its visible words (title, axis labels, legend, annotations: each ``<text>`` that holds a
    letter; tick numbers are left alone) as hidden translatable paragraphs located at the cell.
    The gettext builder extracts them into the page's catalogue like any other string; it reads
-   the outputs from the execution cache (``nb_mime_priority_overrides`` in ``conf.py`` makes it
-   pick the SVG) and, like every translated build, executes nothing.
+   the outputs from the records (``nb_mime_priority_overrides`` in ``conf.py`` makes it pick the
+   SVG) and, like every translated build, executes nothing.
 3. After translation, where a word has a translation a copy of the SVG with the translated words
    (``<hash>.<language>.svg`` beside the original) replaces it on the page. The hidden paragraphs
    are then removed (kept only for the gettext builder), so no page shows them.

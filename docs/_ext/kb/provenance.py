@@ -1,115 +1,129 @@
-"""kb.provenance: every executed page says once, near its top, what it ran with.
+"""kb.provenance: every executed page says once, near its top, what its programs ran with.
 
-1. ``kb.cells`` appends a hidden probe cell (``probe_cell.py``) to every page that loads
-   snippets; run last in the page's kernel, it prints one ``KB-PROVENANCE {json}`` line: Python
-   and package versions (torch only where the page imported it), backend, devices, machine, date.
-2. When MyST-NB executes a page, nbclient records each cell's run time
-   (``record_timing_of(nb)`` asks for it); ``move_timing_to_probe`` moves those times from the
-   cells' metadata into the probe's output, because jupyter-cache hashes cell metadata and timing
-   left there would make no later build (the Chinese one above all) match the cache.
-3. On reading the page the probe cell is removed and its report becomes one line in the page's
-   header box (``kb.common.header_box``), worded in the build's language (``kb.translations``).
-   The cells' run times are kept per page (``CELL_SECONDS``) for the build report.
+1. Each snippet's record (``kb.records``) notes what that program ran with: Python, the versions
+   of jax, jaxlib, flax, optax and torch it imported, the devices of the JAX backend it started,
+   the machine and its cores, the date, its seconds, and whether it ran alone (a timing snippet).
+2. When a page is read, the records of its cells (``load`` in each cell's metadata, the snippet
+   named from the repository root) are summed up in one line in the page's header box
+   (``kb.common.header_box``), worded in the build's language (``kb.translations``): the
+   packages, the devices (``CPU ×1, ×8`` when some programs emulate eight devices), that each
+   program ran in a fresh process of its own, how long they took, the date of the newest run and, on a
+   page with timing snippets, that those ran with nothing else running.
 """
 
 from __future__ import annotations
 
-import json
+from pathlib import Path
 from typing import Any
 
 from docutils import nodes
 
-from .common import PROBE_TAG, PageState, code_cells, header_box, is_probe
+from .common import cell_options, code_cells, header_box
+from .records import environment, read_record, record_key, record_path
+from .runner import RUNNER
 from .translations import _, separator
 
-PROBE_MARKER = "KB-PROVENANCE "
-CELL_SECONDS = PageState("cell_seconds")
+PACKAGES = ("jax", "jaxlib", "flax", "optax", "torch")
 
 
-def parse_probe(text: str) -> dict[str, Any] | None:
-    for line in text.splitlines():
-        if line.startswith(PROBE_MARKER):
-            return json.loads(line[len(PROBE_MARKER):])
-    return None
+def summarise(ran_with: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a page's programs ran with, from their records' ``ran_with``, in one dict.
 
-
-def _seconds(timing: dict[str, str]) -> float | None:
-    from datetime import datetime
-
-    start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
-    if not (start and end):
-        return None
-    parse = lambda s: datetime.fromisoformat(s.replace("Z", "+00:00"))  # noqa: E731
-    return (parse(end) - parse(start)).total_seconds()
-
-
-def move_timing_to_probe(nb) -> None:
-    """Move nbclient's per-cell timing (cell metadata) into the probe's printed report."""
-    code = [c for c in nb.cells if c.cell_type == "code"]
-    seconds = [_seconds(c.metadata.pop("execution", {}) or {}) for c in code]
-    if not code or PROBE_TAG not in code[-1].metadata.get("tags", []):
-        return
-    for output in code[-1].get("outputs", []):
-        if output.get("output_type") == "stream" and PROBE_MARKER in output.get("text", ""):
-            info = parse_probe(output["text"])
-            info["cell_seconds"] = seconds[:-1]
-            output["text"] = PROBE_MARKER + json.dumps(info) + "\n"
-
-
-def describe_devices(info: dict[str, Any]) -> str:
-    """One line for the devices a page ran on (in the build's language).
-
-    >>> describe_devices({"backend": "cpu", "device_count": 8, "device_kind": "cpu",
-    ...                   "machine": "Linux x86_64", "cpu_count": 2})
-    'CPU ×8 (emulated; Linux x86_64, 2 cores)'
-    >>> describe_devices({"backend": "gpu", "device_count": 1, "device_kind": "NVIDIA H200",
-    ...                   "machine": "Linux x86_64", "cpu_count": 16})
-    'NVIDIA H200 ×1 (Linux x86_64, 16 cores)'
+    >>> one = {"python": "3.12.1", "packages": {"jax": "0.12.0.1"}, "devices": [{"backend": "cpu", "count": 1,
+    ...        "kind": "cpu"}], "machine": "Linux x86_64", "cpu_count": 2, "date": "2026-12-01"}
+    >>> two = one | {"packages": {"jax": "0.12.0.1", "torch": "2.13.0"}, "devices": [{"backend": "cpu",
+    ...        "count": 8, "kind": "cpu"}], "date": "2026-11-30"}
+    >>> s = summarise([one, two]); s["packages"], s["devices"], s["date"]
+    ({'jax': '0.12.0.1', 'torch': '2.13.0'}, [('cpu', 'cpu', [1, 8])], '2026-12-01')
     """
-    common = {"count": info["device_count"], "machine": info["machine"], "cores": info["cpu_count"]}
-    if info["backend"] == "cpu":
-        emulated = str(_("emulated; ")) if info["device_count"] > 1 else ""
-        return str(_("CPU ×{count} ({emulated}{machine}, {cores} cores)")).format(emulated=emulated, **common)
-    return str(_("{kind} ×{count} ({machine}, {cores} cores)")).format(kind=info["device_kind"], **common)
+    packages: dict[str, str] = {}
+    devices: dict[tuple[str, str], set[int]] = {}
+    for info in ran_with:
+        packages.update(info.get("packages", {}))
+        for device in info.get("devices", []):
+            devices.setdefault((device["backend"], device["kind"]), set()).add(device["count"])
+    first = ran_with[0]
+    return {"python": first.get("python", "?"), "machine": first.get("machine", "?"),
+            "cpu_count": first.get("cpu_count", "?"), "date": max(i.get("date", "") for i in ran_with),
+            "packages": {name: packages[name] for name in PACKAGES if name in packages},
+            "devices": [(backend, kind, sorted(counts)) for (backend, kind), counts in sorted(devices.items())]}
 
 
-def provenance_paragraph(info: dict[str, Any], seconds: float | None) -> nodes.paragraph:
+def describe_devices(summary: dict[str, Any]) -> str:
+    """The devices a page's programs ran on, in the build's language.
+
+    >>> base = {"machine": "Linux x86_64", "cpu_count": 2}
+    >>> describe_devices(base | {"devices": [("cpu", "cpu", [1, 8])]})
+    'CPU ×1, ×8 (emulated; Linux x86_64, 2 cores)'
+    >>> describe_devices(base | {"devices": [("gpu", "NVIDIA H200", [1])], "cpu_count": 16})
+    'NVIDIA H200 ×1 (Linux x86_64, 16 cores)'
+    >>> describe_devices(base | {"devices": []})
+    'Linux x86_64, 2 cores'
+    """
+    where = {"machine": summary["machine"], "cores": summary["cpu_count"]}
+    parts = []
+    for backend, kind, counts in summary["devices"]:
+        count = ", ".join(f"×{c}" for c in counts)
+        if backend == "cpu":
+            emulated = str(_("emulated; ")) if max(counts) > 1 else ""
+            parts.append(str(_("CPU {counts} ({emulated}{machine}, {cores} cores)")).format(
+                counts=count, emulated=emulated, **where))
+        else:
+            parts.append(str(_("{kind} {counts} ({machine}, {cores} cores)")).format(kind=kind, counts=count, **where))
+    return separator(_("{devices}, {next_devices}")).join(parts) or str(_("{machine}, {cores} cores")).format(**where)
+
+
+def provenance_paragraph(summary: dict[str, Any], seconds: float, programs: int, alone: int) -> nodes.paragraph:
     """The provenance line, in the build's language.
 
-    >>> info = {"python": "3.12.1", "packages": {"jax": "0.12.0.1", "flax": "0.12.12"}, "backend": "cpu",
-    ...         "device_count": 8, "device_kind": "cpu", "machine": "Linux x86_64", "cpu_count": 2,
-    ...         "date": "2026-11-29"}
-    >>> provenance_paragraph(info, 3.25).astext()  # doctest: +NORMALIZE_WHITESPACE
+    >>> s = {"python": "3.12.1", "packages": {"jax": "0.12.0.1", "flax": "0.12.12"}, "date": "2026-11-29",
+    ...      "devices": [("cpu", "cpu", [8])], "machine": "Linux x86_64", "cpu_count": 2}
+    >>> provenance_paragraph(s, 3.25, 2, 1).astext()  # doctest: +NORMALIZE_WHITESPACE
     'Executed at build time with Python 3.12.1, jax 0.12.0.1, flax 0.12.12, on CPU ×8 (emulated;
-     Linux x86_64, 2 cores); the cells took 3.2 s; built 2026-11-29.'
+     Linux x86_64, 2 cores); each of its 2 programs ran in a fresh process of its own, 3.2 s in
+     all, and those that print timings ran with nothing else running; built 2026-11-29.'
     """
     between = separator(_("{package}, {next_package}"))
-    packages = between.join(f"{name} {version}" for name, version in info["packages"].items())
-    took = str(_("; the cells took {seconds:.1f} s")).format(seconds=seconds) if seconds is not None else ""
+    packages = between.join(f"{name} {version}" for name, version in summary["packages"].items())
+    took = str(_("; each of its {programs} programs ran in a fresh process of its own, {seconds:.1f} s in all")).format(
+        programs=programs, seconds=seconds)
+    if alone:
+        took += str(_(", and those that print timings ran with nothing else running"))
     body = str(_(" with Python {python}, {packages}, on {devices}{took}; built {date}.")).format(
-        python=info["python"], packages=packages, devices=describe_devices(info), took=took, date=info["date"])
+        python=summary["python"], packages=packages, devices=describe_devices(summary), took=took,
+        date=summary["date"])
     para = nodes.paragraph()
     para += nodes.strong(text=str(_("Executed at build time")))
     para += nodes.Text(body)
     return para
 
 
+def page_records(app, doctree: nodes.document) -> list[dict[str, Any]]:
+    """The records of a page's snippets, once each, in page order (cells without one left out)."""
+    folder = Path(app.srcdir, app.config.kb_records).resolve()
+    root = Path(app.srcdir).parent
+    found = []
+    for name in dict.fromkeys(cell_options(c).get("load") for c in code_cells(doctree)):
+        path = root / name if name else None
+        if path is None or not path.is_file():
+            continue
+        record = read_record(record_path(folder, name, record_key(path.read_bytes(), environment(), RUNNER)))
+        if record is not None:
+            found.append(record)
+    return found
+
+
 def add_provenance(app, doctree: nodes.document) -> None:
-    probes = [cell for cell in code_cells(doctree) if is_probe(cell)]
-    if not probes:
+    if not app.config.kb_outputs:
         return
-    probe = probes[-1]
-    info = parse_probe(probe.astext())
-    probe.parent.remove(probe)
-    if info is None:
-        return  # not executed (the gettext builder runs with execution off)
-    times = info.get("cell_seconds", [])
-    seconds = sum(t for t in times if t is not None) if any(t is not None for t in times) else None
-    CELL_SECONDS.set(app.env, app.env.docname, times)
-    header_box(doctree).insert(0, provenance_paragraph(info, seconds))
+    records = page_records(app, doctree)
+    if not records:
+        return
+    summary = summarise([r["ran_with"] for r in records if r.get("ran_with", {}).get("python")] or [{}])
+    seconds = sum(r["seconds"] for r in records)
+    header_box(doctree).insert(0, provenance_paragraph(summary, seconds, len(records), sum(r["alone"] for r in records)))
 
 
 def setup(app):
-    CELL_SECONDS.connect(app)
     app.connect("doctree-read", add_provenance)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "2.0", "parallel_read_safe": True, "parallel_write_safe": True}

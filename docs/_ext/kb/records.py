@@ -1,0 +1,261 @@
+"""kb.records: what one run of a snippet produced, kept as a plain file, and the pages read from it.
+
+1. A **record** is one JSON file per run of one snippet (``kb.runner`` makes them): exit status,
+   stdout, stderr, the figures (SVG with their place in stdout), the snippet line where an
+   exception escaped, seconds, whether it ran alone (timing snippets), and what it ran with
+   (versions, devices, machine). It is named ``<section>/<name>-<key>.json`` in a records folder
+   (``kb_records`` in ``conf.py``, ``_build/records/``).
+2. The **key** is a hash of everything that decides the result: the snippet's bytes, the
+   environment's lock (the hash of the requirements files the environment was installed from,
+   which nox stamps into it, or else of every installed distribution), the JAX plugins installed
+   (the backend), the Python version and the runner's version (``kb.runner.RUNNER``). An unchanged
+   snippet in an unchanged environment is never run again; an edited one re-runs alone.
+3. A record is written atomically (a temporary file, then a rename), so an interrupted build leaves
+   whole records or none. A record that does not parse, lacks a field or whose key is not its
+   file's is treated as absent (the snippet runs again). Only a good record is reused: a snippet
+   that failed runs again in the next build.
+4. ``import_records(folders, into)`` gathers records made elsewhere (the shards of a CI build):
+   one made with another lock, runner or Python is refused with a message naming what differs.
+5. ``read_page`` is the MyST-NB reader of every page (``nb_custom_formats`` for ``.md``, set by
+   ``setup``): MyST-NB's own MyST-notebook reader, then each code cell's outputs filled from its
+   snippet's record (stdout cut at each figure; a figure as ``image/svg+xml``). A page that is not
+   a notebook is read the same way and has no code cells. MyST-NB itself executes nothing
+   (``nb_execution_mode = "off"``); it renders what the records hold.
+
+Why our own code: MyST-NB and jupyter-cache cache whole notebooks run in one kernel, so a page is
+the unit of execution there; sphinx-gallery executes per file but renders its own gallery pages,
+not MyST notebooks. The reader is MyST-NB's documented seam for giving it a notebook.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import platform
+import shutil
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+FORMAT = 1
+FIELDS = ("format", "key", "snippet", "lock", "runner", "backend", "python", "returncode", "timed_out",
+          "seconds", "stdout", "stderr", "figures", "error_line", "ran_with", "alone")
+PLUGINS = ("jax-cuda", "jax_cuda", "jax-rocm", "jax_rocm", "libtpu")
+LANGUAGE_INFO = {"name": "python", "pygments_lexer": "ipython3", "file_extension": ".py",
+                 "mimetype": "text/x-python", "codemirror_mode": {"name": "ipython", "version": 3},
+                 "nbconvert_exporter": "python"}
+
+
+# --------------------------------------------------------------------------------------------
+# 2: keys
+# --------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def environment(prefix: str = sys.prefix) -> dict[str, str]:
+    """What of the environment decides a snippet's result: lock, backend (JAX plugins), Python.
+
+    >>> env = environment()
+    >>> sorted(env), len(env["lock"])
+    (['backend', 'lock', 'python'], 64)
+    """
+    from importlib.metadata import distributions
+
+    installed = sorted({f"{d.metadata['Name']}=={d.version}".lower() for d in distributions()})
+    stamp = Path(prefix) / ".requirements.sha256"  # nox's stamp of the requirements it installed
+    lock = stamp.read_text().strip() if stamp.is_file() else hashlib.sha256("\n".join(installed).encode()).hexdigest()
+    plugins = [name for name in installed if name.startswith(PLUGINS)]
+    return {"lock": lock, "backend": ",".join(plugins) or "cpu", "python": platform.python_version()}
+
+
+def record_key(snippet_bytes: bytes, env: dict[str, str], runner: str) -> str:
+    """The record's key: a hash of the snippet and of what it runs with.
+
+    >>> env = {"lock": "a", "backend": "cpu", "python": "3.12.1"}
+    >>> k = record_key(b"print(1)", env, "r1")
+    >>> len(k), k == record_key(b"print(2)", env, "r1"), k == record_key(b"print(1)", env, "r2")
+    (20, False, False)
+    """
+    digest = hashlib.sha256(snippet_bytes)
+    for part in (env["lock"], env["backend"], env["python"], runner):
+        digest.update(b"\0" + part.encode())
+    return digest.hexdigest()[:20]
+
+
+def record_path(folder: Path, snippet: str, key: str) -> Path:
+    """Where a record lives: ``snippets/core/jit_x.py`` -> ``<folder>/core/jit_x-<key>.json``.
+
+    >>> record_path(Path("r"), "snippets/core/jit_x.py", "abc").as_posix()
+    'r/core/jit_x-abc.json'
+    """
+    parts = Path(snippet).with_suffix("").parts[1:]
+    return folder.joinpath(*parts[:-1], f"{parts[-1]}-{key}.json")
+
+
+# --------------------------------------------------------------------------------------------
+# 3: reading and writing
+# --------------------------------------------------------------------------------------------
+
+
+def write_record(folder: Path, record: dict[str, Any]) -> Path:
+    """Write a record atomically; returns its path."""
+    path = record_path(folder, record["snippet"], record["key"])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(f".{path.name}.{os.getpid()}.part")
+    part.write_text(json.dumps(record, ensure_ascii=False, indent=0), encoding="utf-8")
+    os.replace(part, path)
+    return path
+
+
+def read_record(path: Path) -> dict[str, Any] | None:
+    """The record in ``path``, or None if it is missing, corrupt, partial or misnamed.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> good = {f: None for f in FIELDS} | {"format": FORMAT, "key": "k1", "snippet": "snippets/s/a.py"}
+    >>> path = write_record(folder, good)
+    >>> read_record(path)["key"]
+    'k1'
+    >>> _ = path.write_text(path.read_text()[:-20]); read_record(path) is None  # cut short
+    True
+    """
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or any(f not in record for f in FIELDS) or record["format"] != FORMAT:
+        return None
+    if record_path(Path("."), str(record["snippet"]), str(record["key"])).name != path.name:
+        return None
+    return record
+
+
+def problem(record: dict[str, Any]) -> str | None:
+    """Why a record's run does not count (None: it is good).
+
+    >>> base = {"returncode": 0, "timed_out": False, "stdout": "1\\n", "stderr": "", "figures": [],
+    ...         "error_line": None}
+    >>> problem(base) is None, problem(base | {"stdout": ""}), problem(base | {"stderr": "x.py:3: FutureWarning: old"})
+    (True, 'printed nothing (a snippet prints what its page discusses)', 'wrote to stderr: x.py:3: FutureWarning: old')
+    """
+    if record["timed_out"]:
+        return f"still running after the {record['seconds']:.0f} s timeout; the process was stopped"
+    if record["returncode"] != 0:
+        lines = [line.strip() for line in record["stderr"].splitlines() if line.strip()]
+        return (lines[-1] if lines else "no message") + f" (exit status {record['returncode']})"
+    if record["stderr"].strip():
+        lines = [line.strip() for line in record["stderr"].splitlines() if line.strip()]
+        return "wrote to stderr: " + " | ".join(lines[:3])
+    if not record["stdout"].strip() and not record["figures"]:
+        return "printed nothing (a snippet prints what its page discusses)"
+    return None
+
+
+def good_record(folder: Path, snippet: str, key: str) -> dict[str, Any] | None:
+    record = read_record(record_path(folder, snippet, key))
+    return record if record is not None and problem(record) is None else None
+
+
+def import_records(folders: Iterable[Path], into: Path, env: dict[str, str], runner: str) -> int:
+    """Copy the records of other builds (the shards) into ``into``; refuse any made differently.
+
+    Returns the number of records copied; raises ``ValueError`` naming the first mismatch.
+    """
+    count = 0
+    for folder in folders:
+        paths = sorted(Path(folder).rglob("*.json"))
+        if not paths:
+            raise ValueError(f"{folder}: no records found")
+        for path in paths:
+            record = read_record(path)
+            if record is None:
+                raise ValueError(f"{path}: not a whole record (corrupt or cut short)")
+            mine = {"lock": env["lock"], "runner": runner, "python": env["python"], "backend": env["backend"]}
+            for field, value in mine.items():
+                if record[field] != value:
+                    raise ValueError(f"{path}: made with {field} {record[field]!r}, but this build has {value!r}; "
+                                     f"records from another {field} are never mixed")
+            target = record_path(into, record["snippet"], record["key"])
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+            count += 1
+    return count
+
+
+# --------------------------------------------------------------------------------------------
+# 5: pages read from records
+# --------------------------------------------------------------------------------------------
+
+
+def notebook_outputs(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A record as a notebook cell's outputs: stdout cut where each figure came.
+
+    >>> outs = notebook_outputs({"stdout": "a\\nb\\n", "stderr": "", "figures": [
+    ...     {"offset": 2, "svg": "<svg/>", "text": "<Figure>"}]})
+    >>> [(o["output_type"], o.get("text") or sorted(o["data"])) for o in outs]
+    [('stream', 'a\\n'), ('display_data', ['image/svg+xml', 'text/plain']), ('stream', 'b\\n')]
+    """
+    data = record["stdout"].encode("utf-8")
+    outputs: list[dict[str, Any]] = []
+    start = 0
+
+    def stream(name: str, text: str) -> None:
+        if text:
+            outputs.append({"output_type": "stream", "name": name, "text": text})
+
+    for figure in record["figures"]:
+        stream("stdout", data[start:figure["offset"]].decode("utf-8", "replace"))
+        start = max(start, figure["offset"])
+        outputs.append({"output_type": "display_data", "metadata": {},
+                        "data": {"image/svg+xml": figure["svg"], "text/plain": figure["text"]}})
+    stream("stdout", data[start:].decode("utf-8", "replace"))
+    stream("stderr", record["stderr"])
+    return outputs
+
+
+def read_page(text: str, *, records: str, root: str, enable_extensions: list[str]):
+    """MyST-NB's reader for a page: its notebook, with each code cell's outputs from its record.
+
+    ``kb.cells`` has given every good cell an absolute ``:load:`` path (MyST-NB's reader resolves a
+    relative one against a page path it does not pass to custom readers); the cell's metadata
+    then names the snippet from the repository root (``snippets/core/jit_x.py``), the one name of
+    a snippet for every later step. A cell whose snippet has no record has no outputs (only
+    ``nox -s page`` builds allow that; ``kb.execution`` fails every other build first).
+    """
+    import nbformat
+    from myst_nb.core.read import read_myst_markdown_notebook
+    from myst_parser.config.main import MdParserConfig
+
+    from .runner import RUNNER
+
+    config = MdParserConfig(enable_extensions=set(enable_extensions))
+    notebook = read_myst_markdown_notebook(text, config=config, add_source_map=True, path=root)
+    notebook.metadata.setdefault("language_info", LANGUAGE_INFO)
+    for cell in notebook.cells:
+        load = cell.metadata.get("load") if cell.cell_type == "code" else None
+        if not load:
+            continue
+        snippet = Path(os.path.relpath(load, root)).as_posix()
+        cell.metadata["load"] = snippet
+        if not records:
+            continue
+        key = record_key(Path(load).read_bytes(), environment(), RUNNER)
+        record = read_record(record_path(Path(records), snippet, key))
+        cell.outputs = [nbformat.from_dict(o) for o in notebook_outputs(record)] if record else []
+    return notebook
+
+
+def use_reader(app, config) -> None:
+    """Make ``read_page`` MyST-NB's reader of ``.md`` pages (its ``nb_custom_formats`` seam)."""
+    kwargs = {"records": str(Path(app.srcdir, config.kb_records).resolve()) if config.kb_outputs else "",
+              "root": str(Path(app.srcdir).parent.resolve()),
+              "enable_extensions": sorted(config.myst_enable_extensions)}
+    config.nb_custom_formats = {**config.nb_custom_formats, ".md": ("kb.records.read_page", kwargs, False)}
+    config.nb_execution_mode = "off"
+
+
+def setup(app):
+    app.connect("config-inited", use_reader, priority=400)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
