@@ -37,16 +37,17 @@ def fixture_project(tmp_path: Path):
 @pytest.fixture()
 def build_project(tmp_path: Path):
     """Build a (fixture) project's docs/ with the site's own conf.py (tools.site.sphinx_command):
-    ``build(project, language=..., builder=..., outputs=..., extra=..., env=...)``."""
+    ``build(project, language=..., builder=..., outputs=..., extra=..., env=..., records=..., cwd=...)``;
+    the records folder is the test's own (``records``: another one)."""
 
     def build(project: Path, *, language: str = LANGUAGES[0], builder: str = "html", outputs: bool = True,
               extra: tuple[str, ...] = (), env: dict[str, str] | None = None, out: Path | None = None,
-              timeout: int = 600) -> subprocess.CompletedProcess:
+              records: Path | None = None, cwd: Path | None = None, timeout: int = 600) -> subprocess.CompletedProcess:
         out = out or tmp_path / "out" / language
         args = sphinx_command(project / "docs", out, doctrees=out.parent / f"doctrees-{language}-{builder}",
-                              language=language, cache=tmp_path / "cache", builder=builder, outputs=outputs,
-                              extra=extra)
-        return subprocess.run(args, capture_output=True, text=True, timeout=timeout,
+                              language=language, cache=records or tmp_path / "records", builder=builder,
+                              outputs=outputs, extra=extra)
+        return subprocess.run(args, capture_output=True, text=True, timeout=timeout, cwd=cwd,
                               env={**os.environ, **(env or {})})
 
     return build

@@ -13,20 +13,27 @@ from tools.catalogs import catalog_report, untranslated_figure_words
 from tools.site import broken_internal_links, page_figures
 
 
+SNIPPETS = ["snippets/sec/figure.py", "snippets/sec/jax_side.py", "snippets/sec/torch_side.py"]
+
+
 def log(result):
     return result.stdout + result.stderr
+
+
+def ran(out):
+    """The snippets a build ran (its _kb_build.json)."""
+    return sorted(json.loads((out / "_kb_build.json").read_text(encoding="utf-8"))["ran"])
 
 
 def test_good_fixture_builds_in_both_languages_and_zh_executes_nothing(fixture_project, build_project, tmp_path):
     project = fixture_project()
     en = build_project(project)
     assert en.returncode == 0, log(en)
-    assert "running over TCP" not in log(en), "each page kernel warns at start (kb's kernelspec quiets it)"
     zh = build_project(project, language="zh_CN")
     assert zh.returncode == 0, log(zh)
     report = json.loads((tmp_path / "out" / "zh_CN" / "_kb_build.json").read_text())
-    assert report["executed"] == []
-    assert json.loads((tmp_path / "out" / "en" / "_kb_build.json").read_text())["executed"] == ["sec/page"]
+    assert report["ran"] == {}
+    assert sorted(json.loads((tmp_path / "out" / "en" / "_kb_build.json").read_text())["ran"]) == SNIPPETS
     page = (tmp_path / "out" / "zh_CN" / "sec" / "page.html").read_text(encoding="utf-8")
     assert "一个页面" in page and "本页构建时的运行环境" in page
     assert "下载：" in page and "本页的程序（3 个）" in page  # the interface catalogue (kb.po) is applied
@@ -73,10 +80,10 @@ def test_figure_words_reach_the_catalogue_and_untranslated_ones_are_found(fixtur
 
 
 def test_gettext_refuses_to_execute(fixture_project, build_project, tmp_path):
-    """The gettext builder reads figure outputs from the cache; it never runs a page itself."""
+    """The gettext builder reads figure outputs from the records; it never runs a snippet itself."""
     result = build_project(fixture_project(), builder="gettext", out=tmp_path / "pot")
     assert result.returncode != 0
-    assert "the gettext builder reads outputs from the cache" in log(result), log(result)
+    assert "the gettext builder reads outputs from the records" in log(result), log(result)
 
 
 def test_chinese_build_refuses_to_execute(fixture_project, build_project):
@@ -96,14 +103,17 @@ def test_language_missing_from_the_table_stops_the_build(fixture_project, build_
     [
         ('"""Raises."""\nx = 1\nraise ValueError("boom")\n', 3, "ValueError: boom"),
         ('"""Fails its claim."""\ntotal = 5\nassert total == 6, "total is not 6"\n', 3, "AssertionError: total is not 6"),
-        ('"""Hangs."""\nimport time\n\nwhile True:\n    time.sleep(0.1)\n', None, "still running after the 5 s cell timeout"),
+        ('"""Hangs."""\nimport time\n\nwhile True:\n    time.sleep(0.1)\n', None, "still running after the 5 s timeout"),
+        ('"""Deprecated."""\nimport warnings\n\nwarnings.warn("this API is old", FutureWarning)\nprint(1)\n', 4,
+         "FutureWarning: this API is old"),
+        ('"""Silent."""\nx = 1\nassert x == 1\n', None, "printed nothing"),
     ],
-    ids=["raises", "assertion", "hangs"],
+    ids=["raises", "assertion", "hangs", "future-warning", "prints-nothing"],
 )
 def test_failing_snippet_fails_the_build_naming_page_snippet_line(fixture_project, build_project, code, line, message):
     project = fixture_project()
     (project / "snippets" / "sec" / "jax_side.py").write_text(code)
-    result = build_project(project, env={"KB_CELL_TIMEOUT": "5"})
+    result = build_project(project, env={"KB_SNIPPET_TIMEOUT": "5"})
     assert result.returncode != 0
     text = log(result)
     where = "snippets/sec/jax_side.py" + (f":{line}" if line else "")
@@ -114,14 +124,103 @@ def test_failing_snippet_fails_the_build_naming_page_snippet_line(fixture_projec
 def test_snippet_that_warns_fails_the_build_naming_snippet_and_warning(fixture_project, build_project):
     project = fixture_project()
     (project / "snippets" / "sec" / "jax_side.py").write_text(
-        '"""Warns."""\nimport warnings\n\nwarnings.warn("this API is old", FutureWarning)\nprint(1)\n')
+        '"""Warns."""\nimport warnings\n\nwarnings.warn("this looks wrong", UserWarning)\nprint(1)\n')
     result = build_project(project)
     assert result.returncode != 0
     text = log(result)
     expected = ("page sec/page: snippet snippets/sec/jax_side.py wrote to stderr",
-                "snippets/sec/jax_side.py:4: FutureWarning: this API is old")
+                "snippets/sec/jax_side.py:4: UserWarning: this looks wrong")
     assert all(part in text for part in expected), text
-    assert "ipykernel_" not in text and "stderr was found in the cell outputs" not in text, text
+    assert "ipykernel_" not in text and "/tmp/" not in text.split("wrote to stderr")[1].split("\n")[0], text
+
+
+@pytest.mark.parametrize(
+    "code, line, message",
+    [
+        ('"""Reads a variable only the build sets."""\nimport os\n\nprint(os.environ["KB_ONLY_IN_THE_BUILD"])\n', 4,
+         "KeyError: 'KB_ONLY_IN_THE_BUILD'"),
+        ('"""Expects the folder of its page as working directory."""\nfrom pathlib import Path\n\n'
+         'print(Path("page.md").read_text())\n', 4, "FileNotFoundError"),
+        ('"""Uses a name from the cell before it."""\nassert total == 6\nprint(total)\n', 2,
+         "NameError: name 'total' is not defined"),
+    ],
+    ids=["build-variable", "working-directory", "name-from-another-cell"],
+)
+def test_a_snippet_that_needs_the_build_fails_it(fixture_project, build_project, code, line, message):
+    """Each snippet runs as a reader runs it: a fresh process, an empty working directory, none of
+    the build's variables. A program that leans on any of them fails, named with file and line."""
+    project = fixture_project()
+    (project / "snippets" / "sec" / "jax_side.py").write_text(code)
+    result = build_project(project, env={"KB_ONLY_IN_THE_BUILD": "1"}, cwd=project / "docs" / "sec")
+    assert result.returncode != 0
+    text = log(result)
+    assert f"page sec/page failed to execute, in snippet snippets/sec/jax_side.py:{line}: " in text, text
+    assert message in text, text
+
+
+def test_one_broken_snippet_does_not_hide_another(fixture_project, build_project, tmp_path):
+    project = fixture_project()
+    (project / "snippets" / "sec" / "jax_side.py").write_text('"""Raises."""\nraise ValueError("first")\n')
+    (project / "snippets" / "sec" / "torch_side.py").write_text('"""Raises."""\nraise KeyError("second")\n')
+    result = build_project(project)
+    text = log(result)
+    assert result.returncode != 0
+    assert "snippets/sec/jax_side.py:2: ValueError: first" in text and "snippets/sec/torch_side.py:2: KeyError" in text
+    assert "snippets that failed: snippets/sec/jax_side.py, snippets/sec/torch_side.py" in text, text
+
+
+def test_editing_one_snippet_runs_only_that_snippet(fixture_project, build_project, tmp_path):
+    project = fixture_project()
+    assert build_project(project).returncode == 0
+    assert ran(tmp_path / "out" / "en") == SNIPPETS
+    again = build_project(project)
+    assert again.returncode == 0 and ran(tmp_path / "out" / "en") == []
+    side = project / "snippets" / "sec" / "jax_side.py"
+    side.write_text(side.read_text() + "# edited\n")
+    edited = build_project(project)
+    assert edited.returncode == 0, log(edited)
+    assert ran(tmp_path / "out" / "en") == ["snippets/sec/jax_side.py"]
+
+
+def test_two_shards_then_a_render_that_runs_nothing(fixture_project, build_project, tmp_path):
+    """Two shards each run their part and write records; a render given both folders runs no
+    snippet, and its page equals a one-machine build apart from the provenance line's numbers."""
+    import subprocess
+    import sys
+
+    from tools.site import ROOT
+
+    project = fixture_project()
+    one = build_project(project, out=tmp_path / "one" / "en")
+    assert one.returncode == 0, log(one)
+    shards = []
+    for k in (1, 2):
+        folder = tmp_path / f"shard-{k}"
+        result = subprocess.run([sys.executable, "-m", "tools.run_snippets", "--shard", f"{k}/2", "--out", str(folder),
+                                 "--docs", str(project / "docs"), "--store", str(tmp_path / "empty")],
+                                capture_output=True, text=True, cwd=ROOT)
+        assert result.returncode == 0, log(result)
+        shards.append(sorted(p.name.rsplit("-", 1)[0] for p in folder.rglob("*.json")))
+    assert sorted(shards[0] + shards[1]) == ["figure", "jax_side", "torch_side"] and all(shards), shards
+    store = tmp_path / "gathered"
+    imported = subprocess.run([sys.executable, "-m", "tools.run_snippets", "--import", str(tmp_path / "shard-1"),
+                               str(tmp_path / "shard-2"), "--store", str(store)], capture_output=True, text=True, cwd=ROOT)
+    assert imported.returncode == 0 and "imported 3 records" in imported.stdout, log(imported)
+    render = build_project(project, out=tmp_path / "render" / "en", records=store, extra=("-D", "kb_execute=0"))
+    assert render.returncode == 0, log(render)
+    assert ran(tmp_path / "render" / "en") == []
+
+    def page(out):
+        text = (out / "sec" / "page.html").read_text(encoding="utf-8")
+        return re.sub(r"\d+(\.\d+)? s in all", "# s in all", text)
+
+    assert page(tmp_path / "render" / "en") == page(tmp_path / "one" / "en")
+
+
+def test_a_render_refuses_to_run_a_snippet_without_a_record(fixture_project, build_project, tmp_path):
+    result = build_project(fixture_project(), records=tmp_path / "nothing", extra=("-D", "kb_execute=0"))
+    assert result.returncode != 0
+    assert "has no record, and this build (kb_execute is 0: it renders records made elsewhere)" in log(result)
 
 
 def test_inline_code_cell_fails_the_build(fixture_project, build_project):

@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-import json
-
-import nbformat
 import pytest
 from sphinx import locale
 
 from kb import provenance, translations
-from kb.common import PROBE_TAG
 
-INFO = {"python": "3.12.1", "packages": {"jax": "0.12.0.1", "flax": "0.12.12"}, "backend": "cpu",
-        "device_count": 8, "device_kind": "cpu", "machine": "Linux x86_64", "cpu_count": 2, "date": "2026-11-29"}
-
-
-def test_move_timing_to_probe_keeps_the_cache_hash_stable():
-    probe_output = nbformat.v4.new_output("stream", name="stdout", text=provenance.PROBE_MARKER + json.dumps({"python": "3"}) + "\n")
-    cells = [nbformat.v4.new_code_cell("print(1)"), nbformat.v4.new_code_cell("probe", outputs=[probe_output])]
-    cells[1].metadata["tags"] = ["remove-input", PROBE_TAG]
-    for cell, (start, end) in zip(cells, [("00.000", "01.500"), ("01.600", "01.700")]):
-        cell.metadata["execution"] = {"iopub.execute_input": f"2026-01-01T00:00:{start}Z",
-                                      "shell.execute_reply": f"2026-01-01T00:00:{end}Z"}
-    nb = nbformat.v4.new_notebook(cells=cells)
-    provenance.move_timing_to_probe(nb)
-    assert all("execution" not in c.metadata for c in nb.cells)  # hashed metadata unchanged
-    info = provenance.parse_probe(nb.cells[1].outputs[0]["text"])
-    assert info == {"python": "3", "cell_seconds": [1.5]}
+ONE = {"python": "3.12.1", "packages": {"jax": "0.12.0.1", "flax": "0.12.12"}, "machine": "Linux x86_64",
+       "cpu_count": 2, "date": "2026-11-29", "devices": [{"backend": "cpu", "count": 1, "kind": "cpu"}]}
+EIGHT = ONE | {"devices": [{"backend": "cpu", "count": 8, "kind": "cpu"}]}
+SUMMARY = provenance.summarise([ONE, EIGHT])
 
 
 @pytest.fixture()
@@ -43,12 +27,15 @@ def chinese():
 
 
 def test_provenance_in_english():
-    en = provenance.provenance_paragraph(INFO, 3.25).astext()
+    en = provenance.provenance_paragraph(SUMMARY, 3.25, 2, 0).astext()
     assert en.startswith("Executed at build time with Python 3.12.1, jax 0.12.0.1, flax 0.12.12")
-    assert "CPU ×8 (emulated; Linux x86_64, 2 cores)" in en and "3.2 s" in en
+    assert "CPU ×1, ×8 (emulated; Linux x86_64, 2 cores)" in en and "3.2 s" in en
+    assert "each of its 2 programs ran in a fresh process of its own" in en and "timings" not in en
+    assert "nothing else running" in provenance.provenance_paragraph(SUMMARY, 3.25, 2, 1).astext()
 
 
 def test_provenance_in_chinese(chinese):
-    zh = provenance.provenance_paragraph(INFO, 3.25).astext()
+    zh = provenance.provenance_paragraph(SUMMARY, 3.25, 2, 1).astext()
     assert zh.startswith("本页构建时的运行环境：Python 3.12.1，jax 0.12.0.1，flax 0.12.12；")
-    assert "CPU ×8（模拟设备；Linux x86_64，2 核）" in zh and "所有单元格共耗时 3.2 秒" in zh
+    assert "CPU ×1, ×8（模拟设备；Linux x86_64，2 核）" in zh and "共耗时 3.2 秒" in zh
+    assert "没有其他程序同时运行" in zh

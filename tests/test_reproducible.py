@@ -1,65 +1,42 @@
-"""Two executions of the same page give the same outputs, byte for byte, apart from the outputs of
+"""Two runs of the same snippets give the same outputs, byte for byte, apart from the outputs of
 snippets that declare they print timings (the comment line ``TIMINGS`` in the snippet): in those,
 the digits may differ and nothing else.
 
-Outputs are compared as the page shows them: the pieces of a stream joined (the kernel cuts stdout
-into pieces at moments that vary from run to run; ``nb_merge_streams`` joins them on the page and
-``kb.outputs.merge_streams`` in the downloaded notebook). Stream order cannot vary: a snippet
-that writes to stderr fails the build (``kb.failures``), so stdout is the only stream."""
+Each snippet runs alone in a fresh process (kb.runner), so nothing but the program itself decides
+what it prints; stdout is one stream (a snippet that writes to stderr fails the build), and a
+figure's place in it is recorded. This test runs one page's snippets again and compares."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 
 import pytest
 
-from tools.site import BUILD, DOCS, ROOT, SNIPPETS
+from tools.site import ROOT, SNIPPETS, SOURCE_LANGUAGE
 
-from kb.cells import check_page  # noqa: E402 (tools.site makes docs/_ext importable)
-from kb.common import PROBE_TAG  # noqa: E402
-from kb.execution import use_page_kernel  # noqa: E402
-from kb.outputs import merge_streams, name_snippet  # noqa: E402
+from kb.records import notebook_outputs, read_record  # noqa: E402 (tools.site makes docs/_ext importable)
+from kb.runner import TIMINGS, is_timing, job, run_snippet  # noqa: E402
 
-TIMINGS = "# The timings this program prints differ from run to run and from machine to machine."
 # The page with the most kinds of output: timings, a traceback quoting the snippet, stdout only.
 PAGE = "core/jit"
 
 
 def timing_snippet(path: Path) -> bool:
-    return any(line.strip() == TIMINGS for line in path.read_text(encoding="utf-8").splitlines())
+    return is_timing(path.read_text(encoding="utf-8"))
 
 
 def comparable(outputs: list[dict], snippet: Path) -> list[str]:
-    """A cell's outputs as text, the kernel's file named as the snippet, timing digits masked."""
+    """A cell's outputs as text, timing digits masked."""
     texts = []
-    for output in merge_streams(outputs):
+    for output in outputs:
         if output["output_type"] == "stream":
             texts.append(f"{output['name']}: " + "".join(output["text"]))
-        elif output["output_type"] == "error":
-            texts.append("error: " + "\n".join(output["traceback"]))
         else:
             texts.append("data: " + json.dumps(output.get("data", {}), sort_keys=True))
-    texts = [name_snippet(t, os.path.relpath(snippet, ROOT)) for t in texts]
     # Timings: digits masked, and runs of spaces folded (a wider number shifts the padding).
     return [re.sub(r" +", " ", re.sub(r"\d+", "#", t)) for t in texts] if timing_snippet(snippet) else texts
-
-
-def execute(notebook: dict) -> dict:
-    import nbformat
-    from nbclient import NotebookClient
-
-    node = nbformat.reads(json.dumps(notebook), as_version=4)
-    for cell in node.cells:
-        if cell.cell_type == "code":
-            cell.outputs = []
-    with tempfile.TemporaryDirectory() as cwd:
-        NotebookClient(node, timeout=300, kernel_name="python3", allow_errors=True,
-                       resources={"metadata": {"path": cwd}}).execute()
-    return node
 
 
 def test_timing_snippets_are_marked():
@@ -70,29 +47,20 @@ def test_timing_snippets_are_marked():
     assert not unmarked, f"snippets that time something without a '{TIMINGS}' line: {unmarked}"
 
 
-def test_two_executions_of_a_page_give_the_same_outputs(site):
-    """The page's outputs from the site build (read from the execution cache) against a fresh
-    execution in the same kernel: tracebacks name the snippet, streams come in one order, and
-    only the digits of declared timings may change."""
-    from kb.downloads import with_cached_outputs
-
-    built = site / "jupyter_execute" / f"{PAGE}.ipynb"  # MyST-NB writes it beside the language builds
-    cached = with_cached_outputs(built, str(BUILD / ".jupyter_cache"))
-    use_page_kernel()
-    fresh = execute(cached)
-    source = DOCS / f"{PAGE}.md"
-    _, snippets = check_page(source.read_text(encoding="utf-8"), source, SNIPPETS)
-
-    def cells(notebook):
-        return [c for c in notebook["cells"]
-                if c["cell_type"] == "code" and PROBE_TAG not in c.get("metadata", {}).get("tags", [])]
-
-    first, second = cells(cached), cells(fresh)
-    assert len(first) == len(second) == len(snippets)
-    assert all(c.get("outputs") for c in first), "the build's outputs are missing from the cache"
-    differ = [f"{snippet.relative_to(ROOT)}:\n  built: {comparable(a['outputs'], snippet)}\n  again: {comparable(b['outputs'], snippet)}"
-              for a, b, snippet in zip(first, second, snippets)
-              if comparable(a["outputs"], snippet) != comparable(b["outputs"], snippet)]
+def test_two_runs_of_a_page_give_the_same_outputs(site):
+    """The records the site build made for one page's snippets against a second run of each:
+    tracebacks name the snippet, and only the digits of declared timings may change."""
+    report = json.loads((site / SOURCE_LANGUAGE / "_kb_build.json").read_text(encoding="utf-8"))
+    names = report["pages"][PAGE]
+    assert names, f"{PAGE} loads no snippets"
+    differ = []
+    for name in dict.fromkeys(names):
+        built = read_record(Path(report["records"][name]))
+        assert built is not None and built["stdout"], f"{name}: the build's record is missing"
+        again = run_snippet(job(ROOT / name, ROOT), timeout=300)
+        first, second = comparable(notebook_outputs(built), ROOT / name), comparable(notebook_outputs(again), ROOT / name)
+        if first != second:
+            differ.append(f"{name}:\n  built: {first}\n  again: {second}")
     assert not differ, "\n".join(differ)
 
 
@@ -100,9 +68,17 @@ def test_comparison_masks_only_declared_timings(tmp_path):
     timed, plain = tmp_path / "timed.py", tmp_path / "plain.py"
     timed.write_text(f'"""Times."""\n{TIMINGS}\nprint(1)\n', encoding="utf-8")
     plain.write_text('"""No timings."""\nprint(1)\n', encoding="utf-8")
-    run = lambda text: [{"output_type": "stream", "name": "stdout", "text": t} for t in text]  # noqa: E731
-    assert comparable(run(["took 1.25 ms\n"]), timed) == comparable(run(["took ", "3.50 ms\n"]), timed)
-    assert comparable(run(["took 1.25 ms\n"]), plain) != comparable(run(["took 3.50 ms\n"]), plain)
-    assert comparable(run(["took 1 ms\n"]), timed) != comparable(run(["took 1 s\n"]), timed)
-    error = [{"output_type": "error", "traceback": ["at /tmp/ipykernel_1/2.py:3"]}]
-    assert comparable(error, plain) == [f"error: at {os.path.relpath(plain, ROOT)}:3"]  # the snippet, named
+    run = lambda text: [{"output_type": "stream", "name": "stdout", "text": text}]  # noqa: E731
+    assert comparable(run("took 1.25 ms\n"), timed) == comparable(run("took 3.50 ms\n"), timed)
+    assert comparable(run("took 1.25 ms\n"), plain) != comparable(run("took 3.50 ms\n"), plain)
+    assert comparable(run("took 1 ms\n"), timed) != comparable(run("took 1 s\n"), timed)
+
+
+@pytest.mark.parametrize("name", ["core/jit_if_tracer.py"])
+def test_tracebacks_and_jax_errors_name_the_snippet(site, name):
+    """The runner compiles each snippet under its own name: JAX's messages quote the file a
+    reader can open, with its line (here, the function jit traced)."""
+    report = json.loads((site / SOURCE_LANGUAGE / "_kb_build.json").read_text(encoding="utf-8"))
+    record = read_record(Path(report["records"][f"snippets/{name}"]))
+    assert re.search(rf"snippets/{re.escape(name)}:\d+", record["stdout"]), record["stdout"]
+    assert "ipykernel_" not in record["stdout"] and "/tmp/" not in record["stdout"]

@@ -1,5 +1,5 @@
 """The built site, in both languages: links and anchors resolve, every code cell is a snippet,
-each executed page says once what it ran with, and the Chinese build executed nothing."""
+each executed page says once what it ran with, and the Chinese build ran nothing."""
 
 from __future__ import annotations
 
@@ -65,10 +65,14 @@ def test_provenance_once_per_executed_page(site, language):
 
 
 @pytest.mark.parametrize("language", TRANSLATIONS)
-def test_translated_build_executed_nothing(site, language):
+def test_translated_build_ran_nothing_and_read_the_same_records(site, language):
+    """A translation runs no snippet (kb.execution refuses to) and renders from the very records
+    the source language's build rendered from."""
     report = json.loads((site / language / "_kb_build.json").read_text(encoding="utf-8"))
+    source = json.loads((site / LANGUAGES[0] / "_kb_build.json").read_text(encoding="utf-8"))
     assert report["language"] == language
-    assert report["executed"] == [], f"the {language} build executed {report['executed']}"
+    assert report["ran"] == {}, f"the {language} build ran {sorted(report['ran'])}"
+    assert report["records"] == source["records"] and report["pages"] == source["pages"]
 
 
 def test_chinese_pages_are_chinese(site):
@@ -169,8 +173,8 @@ def test_section_index_offers_all_its_programs_in_one_archive(site, language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_outputs_name_the_snippet_not_the_kernels_temporary_file(site, language):
-    """An error quoted in an output names snippets/<section>/<name>.py:<line> (kb.outputs), the
-    same in every build, never the kernel's /tmp/ipykernel_<pid>/<hash>.py."""
+    """An error quoted in an output names snippets/<section>/<name>.py:<line> (kb.runner compiles
+    each snippet under its own name), the same in every build, never a temporary file."""
     leaking = [str(p.relative_to(site)) for p in built_pages(site, language) if "ipykernel_" in p.read_text(encoding="utf-8")]
     assert not leaking, f"pages that quote the kernel's temporary file: {leaking}"
     index = (site / language / "searchindex.js").read_text(encoding="utf-8")
@@ -191,8 +195,8 @@ def test_no_english_gloss_in_headings(site, language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_downloaded_notebooks_carry_the_outputs_of_the_page(site, language):
-    """Each page's .ipynb download holds every code cell's outputs (from the execution cache, also
-    in builds that executed nothing), with snippets named instead of the kernel's temporary file."""
+    """Each page's .ipynb download holds every code cell's outputs (from the records, also in
+    builds that ran nothing), with snippets named, never a temporary file."""
     import json
 
     notebooks = sorted((site / language / "_kb" / "notebooks").rglob("*.ipynb"))

@@ -1,39 +1,53 @@
-"""Every snippet is a complete program: it runs alone, as copied, and checks its claims."""
+"""Every snippet is a complete program: it ran alone, as copied, and checks its claims.
+
+The build ran each snippet once, in a fresh process under a reader's conditions (kb.runner: no
+build variables, an empty working directory, deprecation and future warnings as errors); these
+tests read what that run left, its record (kb.records), instead of running the programs again."""
 
 from __future__ import annotations
 
 import ast
-import os
-import subprocess
-import sys
+import json
+from pathlib import Path
 
 import pytest
 
-from tools.site import ROOT, SNIPPETS
+from tools.site import ROOT, SNIPPETS, SOURCE_LANGUAGE
+
+from kb.records import environment, read_record, record_key  # noqa: E402 (tools.site: docs/_ext importable)
+from kb.runner import RUNNER, WARNINGS_AS_ERRORS  # noqa: E402
 
 SNIPPET_FILES = sorted(SNIPPETS.rglob("*.py"))
-# JAX, Flax and optax deprecations (and everyone else's) fail the run.
-WARNINGS_AS_ERRORS = ["-W", "error::DeprecationWarning", "-W", "error::FutureWarning",
-                      "-W", "error::PendingDeprecationWarning"]
 
 
 def test_there_are_snippets():
     assert SNIPPET_FILES, f"no snippets under {SNIPPETS}"
 
 
+def test_the_runner_treats_deprecations_as_errors():
+    flags = set(WARNINGS_AS_ERRORS[1::2])
+    assert {"error::DeprecationWarning", "error::FutureWarning", "error::PendingDeprecationWarning"} <= flags
+
+
+@pytest.fixture(scope="module")
+def build_report(site):
+    return json.loads((site / SOURCE_LANGUAGE / "_kb_build.json").read_text(encoding="utf-8"))
+
+
 @pytest.mark.parametrize("path", SNIPPET_FILES, ids=lambda p: str(p.relative_to(SNIPPETS)))
-def test_snippet_runs_standalone(path, tmp_path):
-    # A reader's shell: none of the build's settings (no emulated devices unless the snippet
-    # sets them itself), a fresh process, an empty working directory.
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("JAX_", "XLA_", "KB_"))}
-    result = subprocess.run(
-        [sys.executable, *WARNINGS_AS_ERRORS, str(path)],
-        capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600,
-    )
-    where = path.relative_to(ROOT)
-    assert result.returncode == 0, f"{where} failed:\n{result.stderr[-4000:]}"
-    assert not result.stderr.strip(), f"{where} wrote to stderr (a warning?):\n{result.stderr[-4000:]}"
-    assert result.stdout.strip(), f"{where} printed nothing; a snippet prints what its page discusses"
+def test_snippet_ran_alone_and_cleanly(path, build_report):
+    """The record of this snippet's current bytes, made by this runner in this environment: it
+    exited 0, wrote nothing to stderr (a warning would) and printed something."""
+    name = path.relative_to(ROOT).as_posix()
+    assert name in build_report["records"], f"{name} is on no page (every snippet is loaded by a page)"
+    recorded = build_report["records"][name]
+    record = read_record(Path(recorded))
+    assert record is not None, f"{name}: no whole record at {recorded}; run `nox -s docs`"
+    assert record["key"] == record_key(path.read_bytes(), environment(), RUNNER), f"{name}: record is stale"
+    assert record["runner"] == RUNNER and record["lock"] == environment()["lock"]
+    assert record["returncode"] == 0 and not record["timed_out"], f"{name} failed:\n{record['stderr'][-4000:]}"
+    assert not record["stderr"].strip(), f"{name} wrote to stderr (a warning?):\n{record['stderr'][-4000:]}"
+    assert record["stdout"].strip(), f"{name} printed nothing; a snippet prints what its page discusses"
 
 
 @pytest.mark.parametrize("path", SNIPPET_FILES, ids=lambda p: str(p.relative_to(SNIPPETS)))
