@@ -27,9 +27,9 @@ def ran(out):
 
 def test_good_fixture_builds_in_both_languages_and_zh_executes_nothing(fixture_project, build_project, tmp_path):
     project = fixture_project()
-    en = build_project(project)
+    en = build_project(project, records=tmp_path / "records")
     assert en.returncode == 0, log(en)
-    zh = build_project(project, language="zh_CN")
+    zh = build_project(project, language="zh_CN", records=tmp_path / "records")
     assert zh.returncode == 0, log(zh)
     report = json.loads((tmp_path / "out" / "zh_CN" / "_kb_build.json").read_text())
     assert report["ran"] == {}
@@ -81,13 +81,13 @@ def test_figure_words_reach_the_catalogue_and_untranslated_ones_are_found(fixtur
 
 def test_gettext_refuses_to_execute(fixture_project, build_project, tmp_path):
     """The gettext builder reads figure outputs from the records; it never runs a snippet itself."""
-    result = build_project(fixture_project(), builder="gettext", out=tmp_path / "pot")
+    result = build_project(fixture_project(), builder="gettext", out=tmp_path / "pot", records=tmp_path / "records")
     assert result.returncode != 0
     assert "the gettext builder reads outputs from the records" in log(result), log(result)
 
 
-def test_chinese_build_refuses_to_execute(fixture_project, build_project):
-    zh = build_project(fixture_project(), language="zh_CN")
+def test_chinese_build_refuses_to_execute(fixture_project, build_project, tmp_path):
+    zh = build_project(fixture_project(), language="zh_CN", records=tmp_path / "records")
     assert zh.returncode != 0
     assert "must not execute" in log(zh) and "sec/page" in log(zh)
 
@@ -171,13 +171,14 @@ def test_one_broken_snippet_does_not_hide_another(fixture_project, build_project
 
 def test_editing_one_snippet_runs_only_that_snippet(fixture_project, build_project, tmp_path):
     project = fixture_project()
-    assert build_project(project).returncode == 0
+    own = tmp_path / "records"
+    assert build_project(project, records=own).returncode == 0
     assert ran(tmp_path / "out" / "en") == SNIPPETS
-    again = build_project(project)
+    again = build_project(project, records=own)
     assert again.returncode == 0 and ran(tmp_path / "out" / "en") == []
     side = project / "snippets" / "sec" / "jax_side.py"
     side.write_text(side.read_text() + "# edited\n")
-    edited = build_project(project)
+    edited = build_project(project, records=own)
     assert edited.returncode == 0, log(edited)
     assert ran(tmp_path / "out" / "en") == ["snippets/sec/jax_side.py"]
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -92,6 +93,8 @@ def execute(app) -> None:
             ran[record["snippet"]] = {"seconds": record["seconds"], "alone": record["alone"]}
             logger.info(f"[kb] ran {record['snippet']} in {record['seconds']:.1f} s"
                         + (" (alone: it prints timings)" if record["alone"] else ""))
+            if len(ran) % 50 == 0 or len(ran) == len(missing):  # shown even with -q: a cold build is long
+                print(f"[kb] {len(ran)} of {len(missing)} snippets run", file=sys.stderr, flush=True)
 
         begin = time.perf_counter()
         run_all(missing, folder, timeout=app.config.kb_snippet_timeout, done=done)

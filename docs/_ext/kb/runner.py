@@ -21,6 +21,12 @@
 
 ``RUNNER`` is this runner's version, part of every record's key: it changes when this module's
 settings or the child script change, and then every snippet runs again.
+
+Why our own code: a snippet is a script, and a reader runs it with ``python``; a Jupyter kernel
+per snippet (nbclient, jupyter-cache's executors) would add a kernel start to each of hundreds of
+programs and run them under ipykernel's ``__main__``, display hook and output capture, which are
+not a reader's conditions. What is left is a process pool, and the standard library's
+``concurrent.futures`` with ``subprocess`` is that pool (a thread only waits on its child).
 """
 
 from __future__ import annotations
