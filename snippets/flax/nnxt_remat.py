@@ -50,11 +50,24 @@ def saved_activations(model):  # residuals computed in the forward pass, not the
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         print_saved_residuals(lambda p: nnx.merge(graphdef, p)(x), params)
-    lines = [line for line in out.getvalue().splitlines() if " output of " in line]
-    dims = [re.match(r"f32\[([\d,]*)\]", line)[1] for line in lines]  # e.g. "64,16"
-    return len(lines), sum(4 * math.prod(int(d) for d in s.split(",") if d) for s in dims)
+    # e.g. "f32[64,16] output of mul from /path/nnxt_remat.py:37:15 (Net.__call__)"
+    found = re.findall(r"^f32\[([\d,]*)\] output of (\S+) from .*\((.*)\)$", out.getvalue(), re.M)
+    assert len(found) == out.getvalue().count(" output of ")  # every activation parsed
+    return [(tuple(int(d) for d in dims.split(",") if d), op, fn) for dims, op, fn in found]
 
 
-(n_plain, b_plain), (n_remat, b_remat) = saved_activations(plain), saved_activations(remat)
-print(f"activations saved for backward: plain {n_plain} ({b_plain} B), remat {n_remat} ({b_remat} B)")
-assert n_remat < n_plain and 2 * b_remat < b_plain
+def size(saved):  # bytes of float32 values
+    return sum(4 * math.prod(shape) for shape, _, _ in saved)
+
+
+saved_plain, saved_remat = saved_activations(plain), saved_activations(remat)
+print(f"activations saved for backward: plain {len(saved_plain)} ({size(saved_plain)} B),"
+      f" remat {len(saved_remat)} ({size(saved_remat)} B)")
+for shape, op, fn in saved_remat:
+    print(f"  remat keeps {shape} output of {op} in {fn}")
+assert len(saved_remat) < len(saved_plain) and 2 * size(saved_remat) < size(saved_plain)
+# Kept: the outputs of blocks 1 and 2 (their last tanh, the inputs of blocks 2 and 3), and the
+# factor 2 * x that the derivative of the loss's x**2 needs, x being the output of block 3.
+assert [op for _, op, _ in saved_remat] == ["tanh", "tanh", "mul"]
+assert all(shape == (64, 16) for shape, _, _ in saved_remat)
+assert saved_remat[2][0] == (64, 16) and saved_remat[2][2] == "Net.__call__"  # the loss's factor
