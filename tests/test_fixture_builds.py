@@ -348,3 +348,19 @@ def test_deployment_base_url_gives_sitemap_og_url_and_404_paths(fixture_project,
     missing = (tmp_path / "site" / "zh_CN" / "404.html").read_text(encoding="utf-8")
     assert 'href="/docs/zh_CN/index.html"' in missing and "页面不存在" in missing
     assert re.search(r'href="/docs/zh_CN/_static/kb\.css', missing)
+
+
+def test_a_page_is_read_again_when_its_record_is_replaced(fixture_project, build_project, tmp_path):
+    """A record made again for the same snippet (after a failed run, or imported from a shard)
+    reaches the page in the next build, though the snippet itself did not change."""
+    project = fixture_project()
+    own = tmp_path / "records"
+    assert build_project(project, records=own).returncode == 0
+    [record] = own.glob("sec/jax_side-*.json")
+    data = json.loads(record.read_text(encoding="utf-8"))
+    data["stdout"] = data["stdout"].replace("6", "6 (from a newer record)")
+    record.write_text(json.dumps(data), encoding="utf-8")
+    again = build_project(project, records=own)
+    assert again.returncode == 0, log(again)
+    assert ran(tmp_path / "out" / "en") == []
+    assert "(from a newer record)" in (tmp_path / "out" / "en" / "sec" / "page.html").read_text(encoding="utf-8")

@@ -99,7 +99,11 @@ def provenance_paragraph(summary: dict[str, Any], seconds: float, programs: int,
 
 
 def page_records(app, doctree: nodes.document) -> list[dict[str, Any]]:
-    """The records of a page's snippets, once each, in page order (cells without one left out)."""
+    """The records of a page's snippets, once each, in page order (cells without one left out).
+
+    Each record file becomes a dependency of the page, so a page is read again when a record it
+    showed is replaced (a snippet that failed and then ran again, records imported from shards)
+    or was missing (``nox -s page``), not only when its snippet changes."""
     folder = Path(app.srcdir, app.config.kb_records).resolve()
     root = Path(app.srcdir).parent
     found = []
@@ -107,7 +111,9 @@ def page_records(app, doctree: nodes.document) -> list[dict[str, Any]]:
         path = root / name if name else None
         if path is None or not path.is_file():
             continue
-        record = read_record(record_path(folder, name, record_key(path.read_bytes(), environment(), RUNNER)))
+        where = record_path(folder, name, record_key(path.read_bytes(), environment(), RUNNER))
+        app.env.note_dependency(where)
+        record = read_record(where)
         if record is not None:
             found.append(record)
     return found
