@@ -27,23 +27,15 @@ import conf
 
 from .site import BUILD, DOCS
 
-from kb.cells import page_snippets  # noqa: E402 (conf puts docs/_ext on sys.path)
-from kb.records import environment, good_record, import_records, problem, record_path  # noqa: E402
-from kb.runner import RUNNER, earlier_seconds, job, run_all, shard  # noqa: E402
+from kb.records import environment, failure_message, good_record, import_records, problem, record_path  # noqa: E402
+from kb.runner import RUNNER, earlier_seconds, run_all, shard  # noqa: E402
+from kb.runner import site_jobs as runner_site_jobs  # noqa: E402
 
 
 
 def site_jobs(docs: Path) -> tuple[dict[str, list[str]], dict]:
     """Every page's snippet names, and each snippet's job, for the site whose pages are ``docs``."""
-    root = docs.parent
-    pages = page_snippets(docs, (docs / conf.kb_snippets_dir).resolve(), conf.exclude_patterns, conf.source_suffix)
-    jobs, names = {}, {}
-    for page, paths in pages.items():
-        for path in paths:
-            item = job(path, root)
-            jobs[item.name] = item
-            names.setdefault(page, []).append(item.name)
-    return names, jobs
+    return runner_site_jobs(docs, docs / conf.kb_snippets_dir, conf.exclude_patterns, conf.source_suffix)
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -88,9 +80,8 @@ def run_shard(k: int, n: int, out: Path, docs: Path = DOCS, store: Path = Path(c
         if reason is None:
             continue
         failed += 1
-        line = f":{record['error_line']}" if record.get("error_line") and record["returncode"] else ""
         for page in (p for p, names in pages.items() if record["snippet"] in names):
-            print(f"ERROR: page {page} failed to execute, in snippet {record['snippet']}{line}: {reason}", file=sys.stderr)
+            print(f"ERROR: {failure_message(page, record)}", file=sys.stderr)
     seconds = sum(r["seconds"] for r in records)
     print(f"shard {k}/{n}: ran {len(records)} snippets ({seconds:.1f} s of snippet time), {failed} failed", flush=True)
     return 1 if failed else 0

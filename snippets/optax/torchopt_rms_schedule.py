@@ -1,7 +1,4 @@
 """RMSprop with momentum under a learning-rate schedule: optax.rmsprop drifts, a reordered chain matches."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import optax

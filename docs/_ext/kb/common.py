@@ -6,12 +6,11 @@
    run first.
 2. ``code_cells(doctree)`` are a page's code cells; ``cell_options(cell)`` their options, where
    ``load`` names the cell's snippet from the repository root (``kb.records.read_page``).
-3. ``PageState``: facts about pages kept on the build environment (``env.kb_<name>``, a dict keyed
-   by page), merged from parallel readers (``sphinx -j``) and dropped when their page is re-read.
-   Every kb module keeps its per-page state this way and no other.
-4. ``source_pages()``: the pages of a source tree, found exactly as Sphinx finds them (its own
+   (Per-page facts such as what a page ran with live in the records, ``kb.records``, so no module
+   keeps per-page state on the build environment any more.)
+3. ``source_pages()``: the pages of a source tree, found exactly as Sphinx finds them (its own
    ``Project.discover`` with the site's ``exclude_patterns``).
-5. ``glossary_path()``: the project's glossary (``docs/_data/glossary.tsv``).
+4. ``glossary_path()``: the project's glossary (``docs/_data/glossary.tsv``).
 """
 
 from __future__ import annotations
@@ -82,59 +81,7 @@ def header_box(doctree: nodes.document, create: bool = True) -> nodes.container 
 
 
 # --------------------------------------------------------------------------------------------
-# 3: per-page state on the environment
-# --------------------------------------------------------------------------------------------
-
-
-class PageState:
-    """Per-page facts of one kind, stored as ``env.kb_<name>`` (a dict: page -> value).
-
-    ``per_build=True`` forgets every page at the start of each build's reading (for facts such as
-    "executed by this build"); otherwise an entry lives until its page is re-read or removed.
-
-    >>> from types import SimpleNamespace
-    >>> state, env, other = PageState("seen"), SimpleNamespace(), SimpleNamespace()
-    >>> state.set(env, "a", 1); state.set(other, "b", 2)
-    >>> state.merge(None, env, ["b"], other); state.of(env)
-    {'a': 1, 'b': 2}
-    >>> state.purge(None, env, "a"); state.of(env)
-    {'b': 2}
-    """
-
-    def __init__(self, name: str, per_build: bool = False) -> None:
-        self.attr = f"kb_{name}"
-        self.per_build = per_build
-
-    def of(self, env: Any) -> dict[str, Any]:
-        if not isinstance(getattr(env, self.attr, None), dict):
-            setattr(env, self.attr, {})
-        return getattr(env, self.attr)
-
-    def set(self, env: Any, docname: str, value: Any) -> None:
-        self.of(env)[docname] = value
-
-    def get(self, env: Any, docname: str, default: Any = None) -> Any:
-        return self.of(env).get(docname, default)
-
-    def merge(self, app, env, docnames: Iterable[str], other) -> None:
-        self.of(env).update(self.of(other))
-
-    def purge(self, app, env, docname: str) -> None:
-        self.of(env).pop(docname, None)
-
-    def reset(self, app, env, docnames) -> None:
-        self.of(env).clear()
-
-    def connect(self, app) -> "PageState":
-        app.connect("env-merge-info", self.merge)
-        app.connect("env-purge-doc", self.purge)
-        if self.per_build:
-            app.connect("env-before-read-docs", self.reset)
-        return self
-
-
-# --------------------------------------------------------------------------------------------
-# 4 + 5: pages and the glossary
+# 3 + 4: pages and the glossary
 # --------------------------------------------------------------------------------------------
 
 

@@ -33,10 +33,9 @@ from pathlib import Path
 
 from sphinx.util import logging
 
-from .cells import page_snippets
 from .languages import language
-from .records import good_record, problem, read_record, record_path
-from .runner import job, run_all
+from .records import failure_message, good_record, problem, read_record, record_path
+from .runner import run_all, site_jobs
 
 logger = logging.getLogger(__name__)
 
@@ -61,18 +60,7 @@ def records_folder(app) -> Path:
 def plan(app) -> tuple[dict[str, list[str]], dict]:
     """Every page's snippet names, and each snippet's job (from the repository root)."""
     srcdir = Path(app.srcdir)
-    root = srcdir.parent
-    pages = page_snippets(srcdir, (srcdir / app.config.kb_snippets_dir).resolve(), app.config.exclude_patterns,
-                          app.config.source_suffix)
-    jobs = {}
-    names = {}
-    for docname, paths in pages.items():
-        names[docname] = []
-        for path in paths:
-            item = jobs.get(path) or job(path, root)
-            jobs[path] = item
-            names[docname].append(item.name)
-    return names, {item.name: item for item in jobs.values()}
+    return site_jobs(srcdir, srcdir / app.config.kb_snippets_dir, app.config.exclude_patterns, app.config.source_suffix)
 
 
 def execute(app) -> None:
@@ -118,14 +106,8 @@ def report_failures(app, pages: dict[str, list[str]], jobs: dict, folder: Path, 
         record = read_record(record_path(folder, name, item.key))
         if name not in wanted or record is None or problem(record) is None:
             continue
-        line = f":{record['error_line']}" if record.get("error_line") and record["returncode"] else ""
-        reason = problem(record)
         for page in (page for page, names in pages.items() if name in names):
-            if reason.startswith("wrote to stderr"):
-                logger.error(f"page {page}: snippet {name} {reason} (a warning fails the build: fix its cause "
-                             f"rather than silencing it)", location=page)
-            else:
-                logger.error(f"page {page} failed to execute, in snippet {name}{line}: {reason}", location=page)
+            logger.error(failure_message(page, record), location=page)
         failed.append(name)
     if failed:
         logger.error("[kb] snippets that failed: " + ", ".join(failed))

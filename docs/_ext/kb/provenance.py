@@ -19,8 +19,7 @@ from typing import Any
 from docutils import nodes
 
 from .common import cell_options, code_cells, header_box
-from .records import environment, read_record, record_key, record_path
-from .runner import RUNNER
+from .records import current_record_path, read_record
 from .translations import _, separator
 
 PACKAGES = ("jax", "jaxlib", "flax", "optax", "torch")
@@ -111,7 +110,7 @@ def page_records(app, doctree: nodes.document) -> list[dict[str, Any]]:
         path = root / name if name else None
         if path is None or not path.is_file():
             continue
-        where = record_path(folder, name, record_key(path.read_bytes(), environment(), RUNNER))
+        where = current_record_path(folder, root, name)
         app.env.note_dependency(where)
         record = read_record(where)
         if record is not None:

@@ -153,6 +153,31 @@ def problem(record: dict[str, Any]) -> str | None:
     return None
 
 
+def failure_message(page: str, record: dict[str, Any]) -> str:
+    """How a build names a snippet that failed, at one page that loads it.
+
+    >>> base = {"snippet": "snippets/s/a.py", "returncode": 1, "timed_out": False, "stdout": "", "figures": [],
+    ...         "stderr": "Traceback ...\\nValueError: boom\\n", "error_line": 3}
+    >>> failure_message("s/page", base)
+    'page s/page failed to execute, in snippet snippets/s/a.py:3: ValueError: boom (exit status 1)'
+    >>> failure_message("s/page", base | {"returncode": 0, "stdout": "1", "stderr": "a.py:4: UserWarning: x"})[:60]
+    'page s/page: snippet snippets/s/a.py wrote to stderr: a.py:4'
+    """
+    reason = problem(record)
+    if reason.startswith("wrote to stderr"):
+        return (f"page {page}: snippet {record['snippet']} {reason} (a warning fails the build: fix its cause "
+                f"rather than silencing it)")
+    line = f":{record['error_line']}" if record.get("error_line") and record["returncode"] else ""
+    return f"page {page} failed to execute, in snippet {record['snippet']}{line}: {reason}"
+
+
+def current_record_path(folder: Path, root: Path, name: str) -> Path:
+    """Where the record of snippet ``name`` (from the repository ``root``) as it is now lives."""
+    from .runner import RUNNER
+
+    return record_path(folder, name, record_key((root / name).read_bytes(), environment(), RUNNER))
+
+
 def good_record(folder: Path, snippet: str, key: str) -> dict[str, Any] | None:
     record = read_record(record_path(folder, snippet, key))
     return record if record is not None and problem(record) is None else None
@@ -228,8 +253,6 @@ def read_page(text: str, *, records: str, root: str, enable_extensions: list[str
     from myst_nb.core.read import read_myst_markdown_notebook
     from myst_parser.config.main import MdParserConfig
 
-    from .runner import RUNNER
-
     config = MdParserConfig(enable_extensions=set(enable_extensions))
     notebook = read_myst_markdown_notebook(text, config=config, add_source_map=True, path=root)
     notebook.metadata.setdefault("language_info", LANGUAGE_INFO)
@@ -241,8 +264,7 @@ def read_page(text: str, *, records: str, root: str, enable_extensions: list[str
         cell.metadata["load"] = snippet
         if not records:
             continue
-        key = record_key(Path(load).read_bytes(), environment(), RUNNER)
-        record = read_record(record_path(Path(records), snippet, key))
+        record = read_record(current_record_path(Path(records), Path(root), snippet))
         cell.outputs = [nbformat.from_dict(o) for o in notebook_outputs(record)] if record else []
     return notebook
 

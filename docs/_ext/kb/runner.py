@@ -43,6 +43,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple
 
+from .cells import page_snippets
 from .records import FORMAT, environment, record_key, record_path, read_record, write_record
 
 CHILD = Path(__file__).with_name("run_snippet.py")
@@ -84,6 +85,24 @@ def job(path: Path, root: Path) -> Job:
     """The job that runs ``path`` (a snippet under ``root``) in this environment."""
     name = Path(os.path.relpath(path, root)).as_posix()
     return Job(path, name, record_key(path.read_bytes(), environment(), RUNNER))
+
+
+def site_jobs(srcdir: Path, snippets_dir: Path, exclude_patterns, source_suffix) -> tuple[dict[str, list[str]], dict[str, Job]]:
+    """Every page's snippet names (page order), and each snippet's job, once however many pages load it.
+
+    The one answer for the build (``kb.execution``) and for the shards (``tools/run_snippets.py``).
+    """
+    root = srcdir.parent
+    pages: dict[str, list[str]] = {}
+    jobs: dict[str, Job] = {}
+    for docname, paths in page_snippets(srcdir, snippets_dir.resolve(), exclude_patterns, source_suffix).items():
+        pages[docname] = []
+        for path in paths:
+            name = Path(os.path.relpath(path, root)).as_posix()
+            if name not in jobs:
+                jobs[name] = job(path, root)
+            pages[docname].append(name)
+    return pages, jobs
 
 
 def run_snippet(item: Job, timeout: float, alone: bool = False) -> dict[str, Any]:
