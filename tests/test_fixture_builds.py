@@ -121,6 +121,18 @@ def test_failing_snippet_fails_the_build_naming_page_snippet_line(fixture_projec
     assert message in text, text
 
 
+def test_failed_assert_is_shown_with_what_the_snippet_printed_before_it(fixture_project, build_project):
+    """A measured claim that fails in CI can only be judged next to the numbers it printed."""
+    project = fixture_project()
+    (project / "snippets" / "sec" / "jax_side.py").write_text(
+        '"""Measures."""\nratio = 1.8\nprint(f"measured ratio {ratio}")\nassert ratio > 2\n')
+    result = build_project(project)
+    assert result.returncode != 0
+    text = log(result)
+    assert "what snippets/sec/jax_side.py printed last:" in text, text
+    assert "stdout: measured ratio 1.8" in text and "stderr: AssertionError" in text, text
+
+
 def test_snippet_that_warns_fails_the_build_naming_snippet_and_warning(fixture_project, build_project):
     project = fixture_project()
     (project / "snippets" / "sec" / "jax_side.py").write_text(

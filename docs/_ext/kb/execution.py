@@ -34,7 +34,7 @@ from pathlib import Path
 from sphinx.util import logging
 
 from .languages import language
-from .records import failure_message, good_record, problem, read_record, record_path
+from .records import failure_message, good_record, output_tail, problem, read_record, record_path
 from .runner import run_all, site_jobs
 
 logger = logging.getLogger(__name__)
@@ -108,6 +108,7 @@ def report_failures(app, pages: dict[str, list[str]], jobs: dict, folder: Path, 
             continue
         for page in (page for page, names in pages.items() if name in names):
             logger.error(failure_message(page, record), location=page)
+        logger.error(f"[kb] what {name} printed last:\n{output_tail(record)}")
         failed.append(name)
     if failed:
         logger.error("[kb] snippets that failed: " + ", ".join(failed))

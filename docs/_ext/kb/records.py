@@ -171,6 +171,25 @@ def failure_message(page: str, record: dict[str, Any]) -> str:
     return f"page {page} failed to execute, in snippet {record['snippet']}{line}: {reason}"
 
 
+def output_tail(record: dict[str, Any], lines: int = 12) -> str:
+    """The last lines a failed snippet printed, stdout then stderr, indented for a build log.
+
+    A failure's one-line message names the exception; an assert about a measurement only makes
+    sense next to the numbers the program printed before it, so the log shows them too.
+
+    >>> print(output_tail({"stdout": "a\\nratio 1.8\\n", "stderr": "Traceback\\nAssertionError\\n"}, lines=2))
+        stdout: a
+        stdout: ratio 1.8
+        stderr: Traceback
+        stderr: AssertionError
+    """
+    out = []
+    for stream in ("stdout", "stderr"):
+        text = record.get(stream) or ""
+        out += [f"    {stream}: {line}" for line in text.splitlines()[-lines:]]
+    return "\n".join(out)
+
+
 def current_record_path(folder: Path, root: Path, name: str) -> Path:
     """Where the record of snippet ``name`` (from the repository ``root``) as it is now lives."""
     from .runner import RUNNER
