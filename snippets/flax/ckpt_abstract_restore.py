@@ -1,7 +1,4 @@
 """Restore into an abstract model from nnx.eval_shape: no parameter is allocated before the restore."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import gc
 import pathlib
 import tempfile

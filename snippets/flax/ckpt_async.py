@@ -1,7 +1,5 @@
 """Orbax saves in a background thread: what exists before and after wait_until_finished()."""
 import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import pathlib
 import tempfile
 

@@ -1,7 +1,5 @@
 """What an Orbax checkpoint holds: named arrays, no code; jax.export, by contrast, stores a program."""
 import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import pathlib
 import tempfile
 

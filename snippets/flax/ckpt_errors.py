@@ -1,8 +1,5 @@
 """Two errors Orbax raises: saving over an existing checkpoint, and restoring into the wrong shape."""
 import gc
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import pathlib
 import tempfile
 import warnings

@@ -1,7 +1,4 @@
 """Orbax logs through absl: which messages pass at the default level, and how to keep warnings off stderr."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import logging
 import tempfile
 

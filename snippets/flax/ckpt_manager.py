@@ -1,7 +1,5 @@
 """ocp.CheckpointManager: save every 2 steps, keep the latest 2, restore the newest into an abstract model."""
 import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import pathlib
 import tempfile
 

@@ -1,7 +1,5 @@
 """Older checkpoint code: flax.training.checkpoints now writes through Orbax; max_to_keep still works."""
 import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import pathlib
 import tempfile
 import warnings

@@ -1,7 +1,4 @@
 """Flax NNX and Orbax: save a model and its optimizer, restore both into a new model, resume exactly."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import pathlib
 import tempfile
 

@@ -1,7 +1,4 @@
 """Evaluation needs no gradient switch: the compiled eval step holds no backward pass and changes nothing."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

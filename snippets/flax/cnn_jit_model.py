@@ -1,7 +1,4 @@
 """What nnx.jit does with a model argument: trace once, pass the arrays in, write the new ones back."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import numpy as np
 import optax
 from flax import nnx

@@ -1,7 +1,4 @@
 """NHWC in Flax: nnx.Conv is lax.conv_general_dilated with channels-last axes; NCHW input fails."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

@@ -1,7 +1,4 @@
 """Three seeds fix the run: the split, the initial weights and the batch order."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import numpy as np
 import optax

@@ -1,7 +1,4 @@
 """Flax NNX: the same CNN training step as one nnx.jit function."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import numpy as np
 import optax
 from flax import nnx

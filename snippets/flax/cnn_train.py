@@ -3,8 +3,6 @@
 import os
 import platform
 import time
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import matplotlib.pyplot as plt

@@ -1,7 +1,4 @@
 """Train a small Flax NNX classifier on the digits data, fed by a seeded Grain pipeline."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import grain
 import jax.numpy as jnp
 import numpy as np

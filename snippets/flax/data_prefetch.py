@@ -1,7 +1,4 @@
 """Asynchronous dispatch: the host prepares and sends the next batch while the device computes."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

@@ -1,7 +1,4 @@
 """A torch DataLoader can feed a jitted JAX step: convert each batch with np.asarray."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

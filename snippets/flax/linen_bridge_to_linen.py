@@ -1,7 +1,4 @@
 """nnx.bridge.to_linen: use an NNX block inside a Linen model and check it against the NNX call."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import linen as nn

@@ -1,7 +1,4 @@
 """nnx.bridge.ToNNX: run a Linen module as an NNX module and check it against model.apply."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import linen as nn

@@ -1,7 +1,4 @@
 """Linen's train flag: eval mode is deterministic, train mode needs a dropout key and mutable."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import linen as nn

@@ -1,7 +1,4 @@
 """A Linen module holds no arrays: init traces it to create them, apply reads them back."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import flax.errors
 import jax
 import jax.numpy as jnp

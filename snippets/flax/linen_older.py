@@ -1,8 +1,5 @@
 """Two things old Linen code does that Flax 0.12.12 changed: FrozenDict methods and SelfAttention."""
-import os
 import warnings
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import flax
 import jax
 import jax.numpy as jnp

@@ -1,7 +1,4 @@
 """The same CNN in Linen and NNX: copy the Linen variables into NNX and get the same outputs."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import linen as nn

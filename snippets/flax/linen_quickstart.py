@@ -1,7 +1,4 @@
 """A small Linen CNN: init builds the variables from a sample input, apply runs the model."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import linen as nn

@@ -1,7 +1,4 @@
 """setup and @nn.compact define the same Linen model; only the parameter names differ."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import linen as nn

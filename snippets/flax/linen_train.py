@@ -1,7 +1,4 @@
 """Train a Linen CNN with optax: mutable batch_stats come back from apply, dropout gets a key."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

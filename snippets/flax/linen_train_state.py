@@ -1,7 +1,4 @@
 """flax.training.train_state.TrainState, common in Linen code, is one optax step in a dataclass."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import optax

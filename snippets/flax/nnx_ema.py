@@ -1,7 +1,4 @@
 """A custom Variable type holds an EMA of a weight: updated with [...], ignored by the optimizer."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import optax

@@ -1,7 +1,4 @@
 """Fine-tune only the head: nnx.Optimizer(..., wrt=filter) leaves the other Params unchanged."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import optax

@@ -1,7 +1,4 @@
 """Flax NNX: the same module with an nnx.Param, an nnx.BatchStat and a custom Variable type."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

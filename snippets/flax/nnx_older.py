@@ -1,8 +1,5 @@
 """Older NNX spellings still run in Flax 0.12.12, but warn and name their replacement."""
-import os
 import warnings
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

@@ -1,7 +1,4 @@
 """List a model's variables compactly: a count per type, then one line per variable."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

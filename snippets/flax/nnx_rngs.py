@@ -1,7 +1,4 @@
 """nnx.Rngs: named key streams; a fixed seed gives the same weights and the same dropout masks."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

@@ -1,7 +1,4 @@
 """nnx.split a model into a graph definition and state, run a pure function, nnx.update it back."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

@@ -1,7 +1,4 @@
 """nnx.state shares the model's Variables; jax.tree.map makes new ones; nnx.clone copies a model."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import torch

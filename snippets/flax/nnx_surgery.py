@@ -1,7 +1,4 @@
 """Replace the last layer of a live NNX model; an optimizer built before the change must be rebuilt."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import optax

@@ -1,7 +1,4 @@
 """Read and write an NNX variable with [...]; rebinding the attribute replaces the Param instead."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import torch

@@ -1,7 +1,4 @@
 """nnx.grad differentiates a model's Params and writes its other state back: split, jax.grad, merge."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import errors, nnx

@@ -1,7 +1,4 @@
 """nnx.jit takes the model as an argument and writes the state changed inside back into it."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

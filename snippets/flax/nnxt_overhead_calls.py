@@ -1,8 +1,5 @@
 """Python function calls per train step: nnx.jit walks the model and optimizer on every call."""
-import os
 import sys
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import optax

@@ -2,10 +2,7 @@
 import contextlib
 import io
 import math
-import os
 import re
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

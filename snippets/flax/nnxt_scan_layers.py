@@ -1,7 +1,4 @@
 """Six identical blocks: created at once with nnx.vmap, applied in order with nnx.scan."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

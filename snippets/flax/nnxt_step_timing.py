@@ -5,8 +5,6 @@ import os
 import platform
 import statistics
 import time
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import matplotlib.pyplot as plt

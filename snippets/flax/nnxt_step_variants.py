@@ -1,7 +1,4 @@
 """One NNX train step written four ways: nnx.jit, nnx.jit(graph=False), cached_partial, jax.jit."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import optax

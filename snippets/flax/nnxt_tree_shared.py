@@ -1,7 +1,4 @@
 """A model that shares a layer: tree mode (graph=False) refuses it, the other three ways run it."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import flax
 import jax
 import jax.numpy as jnp

@@ -1,7 +1,4 @@
 """An ensemble of four MLPs: created with nnx.vmap over split Rngs, run on one batch in one call."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

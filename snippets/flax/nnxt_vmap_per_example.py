@@ -1,7 +1,4 @@
 """Per-example gradients of an NNX model: nnx.vmap(nnx.grad(...)) with the model broadcast (None)."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

@@ -1,7 +1,4 @@
 """BatchNorm in train mode: same outputs; running stats agree once momentum and variance bias are matched."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import torch

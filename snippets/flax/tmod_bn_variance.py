@@ -1,7 +1,4 @@
 """nnx.BatchNorm's default one-pass variance loses digits when the mean is large; use_fast_variance=False."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import torch

@@ -1,7 +1,4 @@
 """Port a seeded PyTorch CNN to Flax NNX: copy its state_dict, then compare outputs in eval and train mode."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import torch

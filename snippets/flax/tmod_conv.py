@@ -1,7 +1,4 @@
 """nn.Conv2d vs nnx.Conv: layouts, when padding="SAME" equals padding=1, and the stride of max pooling."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

@@ -1,7 +1,4 @@
 """nn.Dropout vs nnx.Dropout: identity in eval mode; in train mode, kept values are scaled by 1/(1-p)."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import torch

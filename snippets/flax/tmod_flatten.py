@@ -1,7 +1,4 @@
 """Flatten before a Linear: torch flattens (C, H, W), NHWC flattens (H, W, C); fix the model or the kernel."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import torch

@@ -1,7 +1,4 @@
 """Copy a PyTorch nn.Linear into an nnx.Linear: transpose the weight, copy the bias."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import torch

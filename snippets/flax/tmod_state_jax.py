@@ -1,7 +1,4 @@
 """Flax NNX: the same CNN as nnx.Sequential, and the paths and shapes in nnx.state."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 from flax import nnx
 
 rngs = nnx.Rngs(0)

@@ -1,7 +1,4 @@
 """The same two-layer model in Linen (init/apply, separate params) and NNX (an object that holds them)."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import errors

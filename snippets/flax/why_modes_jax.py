@@ -1,7 +1,4 @@
 """Flax NNX: Param vs BatchStat, nnx.state, and what model.train() / model.eval() / nnx.view switch."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

@@ -1,7 +1,4 @@
 """The same two-layer MLP in plain JAX (a dict, init, apply) and in Flax NNX, from the same weights."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

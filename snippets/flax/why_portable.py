@@ -2,8 +2,6 @@
 import importlib.metadata
 import os
 import platform
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

@@ -1,7 +1,4 @@
 """nnx.Rngs makes initial weights and dropout masks reproducible: same seed, same numbers."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

@@ -1,7 +1,4 @@
 """Flax is a thin layer: the NNX model traces to the same JAX operations as the hand-written function."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 from flax import nnx

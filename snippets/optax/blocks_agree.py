@@ -1,7 +1,4 @@
 """torch.optim.SGD and optax.sgd from the same start reach the same loss, step by step."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

@@ -1,7 +1,4 @@
 """optax.apply_updates adds the updates; the minus sign is already inside them."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import optax

@@ -1,7 +1,4 @@
 """optax.chain: clip by global norm, then AdamW; one state per link."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import optax

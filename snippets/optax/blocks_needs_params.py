@@ -1,7 +1,4 @@
 """Weight decay reads the parameters, so adamw's update needs params; adam's does not."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import optax

@@ -1,8 +1,5 @@
 """The optimizer state is a pytree: read it by name, jit it, save and restore it."""
 import io
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

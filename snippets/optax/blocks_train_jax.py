@@ -1,7 +1,4 @@
 """JAX: tx.init and tx.update are pure functions; you hold params and opt_state."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

@@ -1,7 +1,4 @@
 """optax.MultiSteps: zero updates for 3 micro-batches, one Adam step on their mean at the 4th."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

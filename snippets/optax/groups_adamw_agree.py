@@ -1,7 +1,4 @@
 """Both param-group programs from the same weights: 20 AdamW steps, then compare every parameter."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

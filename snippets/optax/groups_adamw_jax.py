@@ -1,7 +1,4 @@
 """JAX: optax.partition with labels from key paths, AdamW weight decay only on the kernels."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

@@ -1,7 +1,4 @@
 """Optimizers from optax.contrib are ordinary init/update pairs: they fit into optax.partition."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import optax

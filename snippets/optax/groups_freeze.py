@@ -1,7 +1,4 @@
 """Freeze the backbone with optax.set_to_zero: unchanged after training, and no Adam state for it."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import optax

@@ -1,7 +1,4 @@
 """Freezing without the frozen gradients: differentiate only the head, and what jit does with set_to_zero."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import optax

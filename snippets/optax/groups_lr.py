@@ -1,7 +1,4 @@
 """A smaller learning rate for the backbone: one SGD transformation per subtree, labels as a prefix."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import optax

@@ -1,8 +1,5 @@
 """Older code: optax.multi_transform is the same function as optax.partition, without a warning."""
-import os
 import warnings
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import optax
 

@@ -1,7 +1,4 @@
 """What optax.partition keeps: one inner state per label, and adamw(mask=...) as a one-state shortcut."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

@@ -1,8 +1,5 @@
 """CosineAnnealingLR and cosine_decay_schedule apply the same rate at every SGD step."""
-import os
 import warnings
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import optax

@@ -1,7 +1,4 @@
 """The optimizer state holds a step count; update k scales the gradient by schedule(k), then counts."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import optax
 

@@ -1,7 +1,4 @@
 """inject_hyperparams keeps the learning rate in opt_state, where you can read it and halve it by hand."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import optax

@@ -1,7 +1,4 @@
 """Under optax.MultiSteps the schedule advances once per real update, not once per micro-batch."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import optax
 

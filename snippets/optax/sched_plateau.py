@@ -1,7 +1,4 @@
 """A schedule times a factor you cut by hand, and contrib.reduce_on_plateau next to ReduceLROnPlateau."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import optax

@@ -1,7 +1,4 @@
 """optax: the same warmup + cosine schedule is a function of the step, passed as the learning rate."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

@@ -1,7 +1,4 @@
 """Warmup + cosine, piecewise constant, and a warmup joined to an exponential decay, plotted and checked."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import matplotlib.pyplot as plt
 import numpy as np

@@ -1,7 +1,4 @@
 """A Python if in a schedule fails under jit; a warmup from zero makes the first update a no-op."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import optax

@@ -1,7 +1,4 @@
 """Each torch.optim.lr_scheduler of the table next to its optax schedule, over 100 steps."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import numpy as np
 import optax
 import torch

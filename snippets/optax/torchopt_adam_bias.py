@@ -1,7 +1,4 @@
 """Why Adam agrees less closely than SGD: optax computes 1 - b2**t in float32."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import optax

@@ -1,7 +1,4 @@
 """clip_grad_norm_ and optax.clip_by_global_norm clip the same gradients to the same values."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import optax

@@ -1,8 +1,5 @@
 """Default hyperparameters of torch.optim and optax, read from the installed signatures."""
 import inspect
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # optax imports jax
 import optax
 import torch
 

@@ -1,7 +1,4 @@
 """Each torch.optim optimizer and its optax twin, fed the same 5 gradients: max difference."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import optax

@@ -1,7 +1,4 @@
 """torch.optim.AdamW and optax.adamw train the same linear regression to the same weights."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax
 import jax.numpy as jnp
 import numpy as np

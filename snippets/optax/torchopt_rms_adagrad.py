@@ -1,7 +1,4 @@
 """RMSprop and Adagrad: a port that sets only the learning rate does not match torch."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import optax

@@ -1,7 +1,4 @@
 """A learning-rate schedule is an argument in optax: ExponentialLR vs optax.exponential_decay."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import optax

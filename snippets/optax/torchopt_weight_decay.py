@@ -1,7 +1,4 @@
 """Weight decay: torch Adam(weight_decay) is coupled L2, AdamW is decoupled and scaled by lr."""
-import os
-
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
 import jax.numpy as jnp
 import numpy as np
 import optax
