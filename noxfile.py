@@ -79,7 +79,9 @@ def _env(session: nox.Session, name: str = "kb", requirements: str = "requiremen
 def _sphinx(session: nox.Session, bin_dir: Path, language: str, out: Path, *extra: str) -> None:
     # A translated build reads every page from the cache the source language's build filled, and
     # fails if it would have to execute one (kb_languages in conf.py: execute is False).
-    args = sphinx_command(ROOT / "docs", out, doctrees=BUILD / "doctrees" / language, language=language,
+    # Each output folder has its own doctrees (html-gpu's pages hold GPU outputs).
+    doctrees = BUILD / "doctrees" / language if out.parent == HTML else BUILD / f"doctrees-{out.parent.name}" / language
+    args = sphinx_command(ROOT / "docs", out, doctrees=doctrees, language=language,
                           parallel=True, python=str(bin_dir / "python"), extra=extra)
     session.run(*args, external=True)
 
@@ -143,9 +145,12 @@ def docs(session: nox.Session) -> None:
 
 @nox.session(name="docs-gpu")
 def docs_gpu(session: nox.Session) -> None:
-    """The docs build on an NVIDIA GPU: CUDA 13 jaxlib plugin, its own cache and output.
+    """The docs build on an NVIDIA GPU: CUDA 13 jaxlib plugin, its own records, doctrees and output.
 
-    Needs a machine with an NVIDIA driver for CUDA 13; it cannot run on the CPU-only CI.
+    Every program that starts JAX must have started the GPU backend (``kb_expect_backend=gpu``):
+    a silent fallback to the CPU fails the build, naming the program. The runner lets the
+    programs share the GPU (no preallocation, ``kb.runner.SHARING``). Needs a machine with an
+    NVIDIA driver for CUDA 13; it cannot run on the CPU-only CI.
     """
     bin_dir = _env(session, "kb-gpu", "requirements-gpu.txt")
     session.run(str(bin_dir / "python"), "-c", "import jax; assert jax.default_backend() == 'gpu', jax.devices()", external=True)
@@ -154,6 +159,7 @@ def docs_gpu(session: nox.Session) -> None:
         bin_dir,
         BUILD / "html-gpu",
         "-D", f"kb_records={BUILD / 'records-gpu'}",
+        "-D", "kb_expect_backend=gpu",
         *session.posargs,
     )
 

@@ -133,6 +133,29 @@ def test_failed_assert_is_shown_with_what_the_snippet_printed_before_it(fixture_
     assert "stdout: measured ratio 1.8" in text and "stderr: AssertionError" in text, text
 
 
+def test_a_build_that_expects_a_gpu_fails_on_a_cpu_fallback(fixture_project, build_project):
+    """On a GPU machine a program that silently fell back to the CPU would print CPU figures on
+    pages built "on the GPU": a build told to expect gpu (KB_EXPECT_BACKEND, as nox -s docs-gpu
+    sets it) fails, naming the program; this CPU machine is such a fallback."""
+    project = fixture_project()
+    result = build_project(project, env={"KB_EXPECT_BACKEND": "gpu"})
+    assert result.returncode != 0
+    text = log(result)
+    assert "snippet snippets/sec/jax_side.py ran on the cpu backend, but this build expects gpu" in text, text
+    assert "torch_side.py ran on" not in text  # it starts no JAX backend: nothing to check
+    assert build_project(project, env={"KB_EXPECT_BACKEND": "cpu"}).returncode == 0
+
+
+def test_a_cpu_by_design_program_is_not_held_to_the_expected_backend(fixture_project, build_project):
+    project = fixture_project()
+    snippet = project / "snippets" / "sec" / "jax_side.py"
+    snippet.write_text(snippet.read_text().replace(
+        '"""Sum in JAX."""\n',
+        '"""Sum in JAX."""\nimport os\n\nos.environ["JAX_PLATFORMS"] = "cpu"  # CPU by design: a test of the marker\n'))
+    result = build_project(project, env={"KB_EXPECT_BACKEND": "gpu"})
+    assert result.returncode == 0, log(result)
+
+
 def test_snippet_that_warns_fails_the_build_naming_snippet_and_warning(fixture_project, build_project):
     project = fixture_project()
     (project / "snippets" / "sec" / "jax_side.py").write_text(

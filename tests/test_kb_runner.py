@@ -25,13 +25,14 @@ def _run(tmp_path, code, name="snippets/sec/a.py", timeout=60, env=None):
 
 
 def test_a_snippet_runs_under_a_readers_conditions(tmp_path):
-    """No build variable reaches it, its working directory is empty, it has no standard input."""
+    """No build variable reaches it, its working directory is empty, it has no standard input; the
+    one setting it gets is the one that lets programs share a GPU (no memory preallocation)."""
     code = ('"""Looks around."""\nimport os, sys\n'
             'print(sorted(k for k in os.environ if k.startswith(("JAX_", "XLA_", "KB_"))))\n'
             'print(os.listdir("."))\nprint(sys.stdin.read() == "")\n')
     record = _run(tmp_path, code, env={"JAX_NUM_CPU_DEVICES": "8", "XLA_FLAGS": "--x", "KB_SECRET": "1"})
     assert record["returncode"] == 0, record["stderr"]
-    assert record["stdout"] == "[]\n[]\nTrue\n"
+    assert record["stdout"] == "['XLA_PYTHON_CLIENT_PREALLOCATE']\n[]\nTrue\n"
 
 
 def test_a_deprecation_is_an_error_and_the_traceback_names_the_snippet_line(tmp_path):

@@ -1,7 +1,7 @@
 """Writing the repeated chain as lax.map keeps two intermediates alive under the default scheduler."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # this page is about XLA:CPU's schedulers
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # CPU by design: this page is about XLA:CPU's memory schedulers
 import jax
 import jax.numpy as jnp
 

@@ -2,7 +2,7 @@
 import os
 import re
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # this page is about XLA:CPU's schedulers
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # CPU by design: this page is about XLA:CPU's memory schedulers
 import jax
 import jax.numpy as jnp
 import matplotlib.pyplot as plt

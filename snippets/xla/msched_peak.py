@@ -1,7 +1,7 @@
 """The same jitted function compiled with each XLA:CPU scheduler type: the temporary memory differs."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # this page is about XLA:CPU's schedulers
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # CPU by design: this page is about XLA:CPU's memory schedulers
 import jax
 import jax.numpy as jnp
 

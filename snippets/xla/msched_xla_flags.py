@@ -3,7 +3,7 @@ import os
 import subprocess
 import sys
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the flags below are XLA:CPU's; children inherit this
+os.environ.setdefault("JAX_PLATFORMS", "cpu")  # CPU by design: the flags below are XLA:CPU's; children inherit it
 import jax
 import jax.numpy as jnp
 

@@ -13,6 +13,8 @@ Making every page an executed, checked program:
   fills each cell from its record.
 - ``kb.execution``: before pages are read, every snippet has a record (the source language's
   HTML build runs the missing ones); failures named with page, snippet and line; the build report.
+- ``kb.backends``: no snippet pins a platform unless the CPU is its subject (a marked pin); the
+  backend each program started is the one the build expected (``kb_expect_backend``).
 - ``kb.provenance``: the versions, devices and machine each page's programs ran with.
 - ``kb.tabs``: adjacent ``:tab:`` cells become one synced tab set.
 - ``kb.figures``: figures are SVG with text as text, and their words are translated.
@@ -40,6 +42,7 @@ MODULES = (
     "kb.translations",
     "kb.cells",
     "kb.records",
+    "kb.backends",
     "kb.execution",
     "kb.provenance",
     "kb.tabs",

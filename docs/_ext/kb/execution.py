@@ -15,10 +15,11 @@
    ``page core/jit failed to execute, in snippet snippets/core/jit_x.py:7: AssertionError: ...``
    (``wrote to stderr`` quotes the warning with its line in the snippet). The other snippets all
    run first, so one broken program never hides another.
-4. ``kb_execute_only`` (``nox -s page``, a drafting aid) runs only the named pages' snippets; the
+4. Each good record's backend is checked against ``kb_expect_backend`` (``kb.backends``).
+5. ``kb_execute_only`` (``nox -s page``, a drafting aid) runs only the named pages' snippets; the
    other pages show no outputs where they have no record. A whole-site build that may run
    snippets then removes the records no snippet can use any more (older keys).
-5. At the end of an HTML build, ``_kb_build.json`` in the output folder lists the snippets this
+6. At the end of an HTML build, ``_kb_build.json`` in the output folder lists the snippets this
    build ran (with their seconds, and whether they ran alone), the wall time of that run phase,
    every page's snippets and each snippet's record (read by the tests and by ``nox -s bench``).
 """
@@ -33,6 +34,7 @@ from pathlib import Path
 
 from sphinx.util import logging
 
+from . import backends
 from .languages import language
 from .records import failure_message, good_record, output_tail, problem, read_record, record_path
 from .runner import run_all, site_jobs
@@ -94,6 +96,8 @@ def execute(app) -> None:
                          f"must not execute snippets. Build the source language's HTML first (nox -s docs).",
                          location=first)
     report_failures(app, pages, jobs, folder, wanted)
+    good = {name: good_record(folder, name, item.key) for name, item in jobs.items() if name in wanted}
+    backends.check(app, pages, {name: record for name, record in good.items() if record}, Path(app.srcdir).parent)
     if may_execute(app) and not chosen:
         prune(folder, {record_path(folder, name, item.key) for name, item in jobs.items()})
     app.env.kb_run = {"ran": dict(sorted(ran.items())), "run_phase_seconds": round(phase, 2), "pages": pages,

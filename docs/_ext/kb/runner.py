@@ -3,7 +3,8 @@
 1. ``run_snippet(path, ...)`` runs one program the way a reader does (``python snippets/x/y.py``):
    a fresh interpreter (the build's own), an empty temporary working directory, no standard
    input, the build's environment without any ``JAX_*``, ``XLA_*``, ``KB_*`` or ``TQDM_*``
-   variable, and deprecation, pending-deprecation and future warnings as errors. The child is
+   variable but with ``XLA_PYTHON_CLIENT_PREALLOCATE=false`` (``SHARING``: programs share one
+   accelerator here, a reader's does not), and deprecation, pending-deprecation and future warnings as errors. The child is
    ``run_snippet.py`` (its docstring says the little it adds: the snippet's own file name in
    tracebacks, figures as SVG, a note of what it ran with). A program still running after the
    timeout is stopped with its whole process group. The result is a record (``kb.records``).
@@ -43,7 +44,6 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple
 
-from .cells import page_snippets
 from .records import FORMAT, environment, record_key, record_path, read_record, write_record
 
 CHILD = Path(__file__).with_name("run_snippet.py")
@@ -51,7 +51,11 @@ WARNINGS_AS_ERRORS = ("-W", "error::DeprecationWarning", "-W", "error::FutureWar
                       "-W", "error::PendingDeprecationWarning")
 SCRUBBED = ("JAX_", "XLA_", "KB_", "TQDM_")
 TIMINGS = "# The timings this program prints differ from run to run and from machine to machine."
-RUNNER = "2-" + hashlib.sha256(CHILD.read_bytes() + repr((WARNINGS_AS_ERRORS, SCRUBBED)).encode()).hexdigest()[:12]
+# The one setting a reader does not have: several programs (and their children) share one GPU at
+# a time here, and each JAX process would otherwise take 75 % of its memory when it starts, so
+# the next one could not start its GPU backend. On a CPU it changes nothing.
+SHARING = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false"}
+RUNNER = "3-" + hashlib.sha256(CHILD.read_bytes() + repr((WARNINGS_AS_ERRORS, SCRUBBED, SHARING)).encode()).hexdigest()[:12]
 
 
 class Job(NamedTuple):
@@ -75,10 +79,10 @@ def reader_environment(base: dict[str, str] | None = None) -> dict[str, str]:
     """The environment a snippet runs in: the build's, without the build's own settings.
 
     >>> sorted(reader_environment({"PATH": "/bin", "JAX_PLATFORMS": "cpu", "KB_X": "1", "XLA_FLAGS": "-x"}))
-    ['PATH']
+    ['PATH', 'XLA_PYTHON_CLIENT_PREALLOCATE']
     """
     base = os.environ if base is None else base
-    return {k: v for k, v in base.items() if not k.startswith(SCRUBBED)}
+    return {**{k: v for k, v in base.items() if not k.startswith(SCRUBBED)}, **SHARING}
 
 
 def job(path: Path, root: Path) -> Job:
@@ -92,6 +96,8 @@ def site_jobs(srcdir: Path, snippets_dir: Path, exclude_patterns, source_suffix)
 
     The one answer for the build (``kb.execution``) and for the shards (``tools/run_snippets.py``).
     """
+    from .cells import page_snippets  # here, not at the top: the runner itself needs no Sphinx (tools/machine_report.py)
+
     root = srcdir.parent
     pages: dict[str, list[str]] = {}
     jobs: dict[str, Job] = {}
