@@ -1,15 +1,18 @@
 """Auto axes let the compiler choose shardings; with_sharding_constraint pins an intermediate."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import P
 from jax.sharding import AxisType, NamedSharding
 
-auto = jax.make_mesh((8,), ("x",), axis_types=(AxisType.Auto,))
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+auto = jax.make_mesh((8,), ("x",), axis_types=(AxisType.Auto,), devices=devices)
 a_host = np.arange(16 * 32, dtype=np.float32).reshape(16, 32)
 a = jax.device_put(a_host, NamedSharding(auto, P(None, "x")))
 w = jax.device_put(np.ones((32, 8), np.float32), NamedSharding(auto, P("x", None)))
@@ -32,7 +35,7 @@ print("with_sharding_constraint:", pinned.sharding.spec)
 assert pinned.sharding.is_equivalent_to(NamedSharding(auto, P("x", None)), 2)
 
 # The same call on an Explicit mesh is an error that points to reshard.
-explicit = jax.make_mesh((8,), ("x",))
+explicit = jax.make_mesh((8,), ("x",), devices=devices)
 e = jax.device_put(a_host, NamedSharding(explicit, P("x", None)))
 cols = NamedSharding(explicit, P(None, "x"))
 error = None

@@ -2,14 +2,17 @@
 import os
 import re
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import P
 
-mesh = jax.make_mesh((8,), ("x",))
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+mesh = jax.make_mesh((8,), ("x",), devices=devices)
 a = np.arange(16 * 32, dtype=np.float32).reshape(16, 32)  # (batch, features)
 w = np.ones((32, 8), np.float32)  # (features, outputs)
 COLLECTIVE = re.compile(r"\S+ = \S+ (all-reduce|all-gather|reduce-scatter|all-to-all)\([^)]*\)")

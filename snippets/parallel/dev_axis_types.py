@@ -1,15 +1,18 @@
 """Explicit axes put the sharding in the array's type; Auto axes leave it to the compiler."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
 
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
 traced, outcome = {}, {}
 for kind in (AxisType.Explicit, AxisType.Auto):
-    mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=(kind, kind))
+    mesh = jax.make_mesh((2, 4), ("x", "y"), axis_types=(kind, kind), devices=devices)
     a = jax.device_put(jnp.ones((8, 16)), NamedSharding(mesh, P("x", "y")))
     b = jax.device_put(jnp.ones((16, 4)), NamedSharding(mesh, P("y", None)))
 

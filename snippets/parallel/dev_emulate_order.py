@@ -29,9 +29,9 @@ CASES = {
         "import os; os.environ['XLA_FLAGS'] = '--xla_force_host_platform_device_count=4'\n"
         "os.environ['JAX_NUM_CPU_DEVICES'] = '8'\nimport jax; print(jax.device_count())"),
 }
-# A clean environment for the children: CPU only, no inherited device settings.
+# A clean environment for the children: no inherited device settings.
 env = {k: v for k, v in os.environ.items() if k not in ("JAX_NUM_CPU_DEVICES", "XLA_FLAGS")}
-env["JAX_PLATFORMS"] = "cpu"
+env["JAX_PLATFORMS"] = "cpu"  # CPU by design: the children count emulated CPU devices, not a GPU's
 
 out = {}
 for name, code in CASES.items():

@@ -1,24 +1,25 @@
 """List the devices JAX can use, their count and their attributes."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 
-devices = jax.devices()  # every device of the default backend, in all processes
-print("backend:", jax.default_backend(), "| host CPU cores:", os.cpu_count())
-print("jax.devices():", devices)
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform} | default backend: {jax.default_backend()}"
+      f" | host CPU cores: {os.cpu_count()}")
+print("jax.devices():", jax.devices())  # every device of the default backend, in all processes
 print("device_count:", jax.device_count(), "| local_device_count:", jax.local_device_count(),
       "| process_count:", jax.process_count())
 for d in devices[:2]:
     print(f"  id={d.id} platform={d.platform!r} device_kind={d.device_kind!r} "
           f"process_index={d.process_index}")
 
-# One process sees all 8 emulated devices, numbered 0..7, all of the same kind.
-assert jax.default_backend() == "cpu"
-assert jax.device_count() == jax.local_device_count() == len(devices) == 8
+# jax.devices() is the default backend; one process drives all of its devices.
+assert {d.platform for d in jax.devices()} == {jax.default_backend()}
+assert jax.device_count() == jax.local_device_count() == len(jax.devices())
 assert jax.process_count() == 1
-assert [d.id for d in devices] == list(range(8))
-assert {d.platform for d in devices} == {"cpu"}
-assert len({d.device_kind for d in devices}) == 1
+# The program's 8 devices: distinct, all of one kind, all owned by this process.
+assert len(devices) == len({d.id for d in devices}) == 8
+assert len({d.platform for d in devices}) == 1 and len({d.device_kind for d in devices}) == 1
 assert all(d.process_index == 0 for d in devices)

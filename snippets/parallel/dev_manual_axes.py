@@ -1,13 +1,16 @@
 """Manual axes exist only inside jax.shard_map, where each device sees its own block."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
 
-mesh = jax.make_mesh((2, 4), ("x", "y"))
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+mesh = jax.make_mesh((2, 4), ("x", "y"), devices=devices)
 x = jax.device_put(jnp.arange(128.0).reshape(8, 16), NamedSharding(mesh, P("x", "y")))
 inside = {}
 
@@ -25,7 +28,7 @@ assert inside["axis_types"] == (AxisType.Manual, AxisType.Manual)
 assert inside["block_shape"] == (4, 4)
 
 # A Manual mesh cannot be set as the default mesh: shard_map is the way in.
-manual = jax.make_mesh((2, 4), ("x", "y"), axis_types=(AxisType.Manual,) * 2)
+manual = jax.make_mesh((2, 4), ("x", "y"), axis_types=(AxisType.Manual,) * 2, devices=devices)
 try:
     jax.set_mesh(manual)
 except ValueError as err:

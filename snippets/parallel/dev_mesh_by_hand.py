@@ -1,13 +1,16 @@
 """A Mesh built by hand from a NumPy array of devices; its axes default to Auto."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import numpy as np
 from jax.sharding import AxisType, Mesh
 
-grid = np.array(jax.devices()).reshape(2, 4)  # you choose which device sits where
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+grid = np.array(devices).reshape(2, 4)  # you choose which device sits where
 mesh = Mesh(grid, ("x", "y"))
 print(mesh)
 print("shape:", dict(mesh.shape), "| axis_names:", mesh.axis_names)
@@ -15,18 +18,18 @@ print("devices:")
 print(mesh.devices)
 
 assert dict(mesh.shape) == {"x": 2, "y": 4} and mesh.axis_names == ("x", "y")
-assert mesh.devices.shape == (2, 4) and mesh.devices[1, 0] == jax.devices()[4]
+assert mesh.devices.shape == (2, 4) and mesh.devices[1, 0] == devices[4]
 assert mesh.axis_types == (AxisType.Auto, AxisType.Auto)  # not Explicit, unlike make_mesh
 
-# Pass axis_types to get the same mesh that jax.make_mesh builds on these CPU devices.
+# Pass axis_types to get the same mesh that jax.make_mesh builds on CPUs and GPUs.
 explicit = Mesh(grid, ("x", "y"), axis_types=(AxisType.Explicit,) * 2)
-made = jax.make_mesh((2, 4), ("x", "y"))
+made = jax.make_mesh((2, 4), ("x", "y"), devices=devices)
 print("same as make_mesh:", explicit == made)
-assert explicit == made
+assert explicit == made or devices[0].platform == "tpu"  # TPUs: make_mesh follows the chips
 
 # The grid's number of dimensions must match the number of axis names.
 try:
-    Mesh(np.array(jax.devices()), ("x", "y"))
+    Mesh(np.array(devices), ("x", "y"))
 except ValueError as err:
     print("ValueError:", err)
     assert "ndim" in str(err)

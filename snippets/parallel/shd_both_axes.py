@@ -1,13 +1,16 @@
 """P('x', 'y'): rows split over mesh axis x, columns over y; each device holds one block."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import numpy as np
 from jax.sharding import NamedSharding, PartitionSpec as P
 
-mesh = jax.make_mesh((2, 4), ("x", "y"))
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+mesh = jax.make_mesh((2, 4), ("x", "y"), devices=devices)
 host = np.arange(8 * 16, dtype=np.float32).reshape(8, 16)
 x = jax.device_put(host, NamedSharding(mesh, P("x", "y")))
 
@@ -22,7 +25,7 @@ print("distinct blocks:", len(blocks), "| copies of each:", 8 // len(blocks))
 
 assert len(x.addressable_shards) == 8 and len(blocks) == 8
 assert all(s.data.shape == (4, 4) for s in x.addressable_shards)
-assert {s.device for s in x.addressable_shards} == set(jax.devices())  # one block each
+assert {s.device for s in x.addressable_shards} == set(devices)  # one block each
 assert all(np.array_equal(s.data, host[s.index]) for s in x.addressable_shards)
 assert np.array_equal(np.asarray(x), host)  # still one (8, 16) array to your code
 # Drawn last: box lines (use_color=False) read the same in a terminal and a notebook.

@@ -1,18 +1,21 @@
 """The sharding classes: every jax.Array has a Sharding; a plain jnp array has a SingleDeviceSharding."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 from jax.sharding import Mesh, NamedSharding, PartitionSpec, Sharding, SingleDeviceSharding
+
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
 
 plain = jnp.arange(16.0).reshape(2, 8)  # made without saying where: the default device
 print("plain:  ", type(plain.sharding).__name__, plain.sharding.device_set, "| committed:", plain.committed)
 assert isinstance(plain.sharding, SingleDeviceSharding)
 assert plain.sharding.device_set == {jax.devices()[0]} and not plain.committed
 
-mesh = jax.make_mesh((2, 4), ("x", "y"))
+mesh = jax.make_mesh((2, 4), ("x", "y"), devices=devices)
 spread = jax.device_put(plain, NamedSharding(mesh, PartitionSpec("x", "y")))
 named = spread.sharding
 print("spread: ", type(named).__name__, "| mesh:", type(named.mesh).__name__, "| spec:", named.spec)

@@ -1,13 +1,16 @@
 """P(('x', 'y')): one array dimension split over both mesh axes, 8 ways, x major."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import numpy as np
 from jax.sharding import NamedSharding, PartitionSpec as P
 
-mesh = jax.make_mesh((2, 4), ("x", "y"))
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+mesh = jax.make_mesh((2, 4), ("x", "y"), devices=devices)
 host = np.arange(8 * 16, dtype=np.float32).reshape(8, 16)
 x = jax.device_put(host, NamedSharding(mesh, P(("x", "y"))))  # a tuple: both axes, in order
 
@@ -28,10 +31,10 @@ print("row blocks 0..7 live on devices", row_owners(x))
 assert len(x.addressable_shards) == 8 and len(blocks) == 8
 assert all(s.data.shape == (1, 16) for s in x.addressable_shards)
 assert all(np.array_equal(s.data, host[s.index]) for s in x.addressable_shards)
-assert row_owners(x) == [0, 1, 2, 3, 4, 5, 6, 7]  # x is the outer (slower) axis
+assert row_owners(x) == [d.id for d in mesh.devices.flat]  # x is the outer (slower) axis
 
 # The order inside the tuple matters: ('y', 'x') makes y the outer axis.
 swapped = jax.device_put(host, NamedSharding(mesh, P(("y", "x"))))
 print("with P(('y', 'x')) they live on", row_owners(swapped))
-assert row_owners(swapped) == [0, 4, 1, 5, 2, 6, 3, 7]
+assert row_owners(swapped) == [d.id for d in mesh.devices.T.flat]  # [0, 4, 1, 5, ...] on CPUs
 jax.debug.visualize_array_sharding(x, use_color=False)

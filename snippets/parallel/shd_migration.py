@@ -1,11 +1,14 @@
 """Migration: PmapSharding and device_put_replicated/_sharded are gone; NamedSharding replaces them."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
+
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
 
 print("jax.sharding.PmapSharding exists:", hasattr(jax.sharding, "PmapSharding"))
 assert not hasattr(jax.sharding, "PmapSharding")
@@ -18,8 +21,8 @@ for name in ("device_put_replicated", "device_put_sharded"):
     else:
         raise AssertionError(f"jax.{name} should be gone")
 
-mesh = jax.make_mesh((8,), ("d",))  # a 1-D mesh over the 8 devices
-devices = list(mesh.devices.flat)
+mesh = jax.make_mesh((8,), ("d",), devices=devices)  # a 1-D mesh over the 8 devices
+in_mesh_order = list(mesh.devices.flat)
 x = jnp.arange(4.0)
 
 # Instead of device_put_replicated(x, devices): a full copy of x on every device.
@@ -30,14 +33,14 @@ assert all(jnp.array_equal(s.data, x) for s in replicated.addressable_shards)
 
 # Instead of device_put_sharded(rows, devices): one row per device, stacked along axis 0.
 rows = [jnp.full((4,), float(i)) for i in range(8)]
-pieces = [jax.device_put(r[None], d) for r, d in zip(rows, devices)]  # shape (1, 4) each
+pieces = [jax.device_put(r[None], d) for r, d in zip(rows, in_mesh_order)]  # shape (1, 4) each
 stacked = jax.make_array_from_single_device_arrays((8, 4), NamedSharding(mesh, P("d")), pieces)
 print("stacked:", stacked.shape, stacked.sharding.spec, "| column 0:", stacked[:, 0])
 assert jnp.array_equal(stacked, jnp.stack(rows))
 assert all(s.data.shape == (1, 4) for s in stacked.addressable_shards)
 
 # jax.pmap (the old API, checked here only) now returns NamedSharding arrays too.
-doubled = jax.pmap(lambda v: 2 * v)(jnp.arange(8.0))
+doubled = jax.pmap(lambda v: 2 * v, devices=devices)(jnp.arange(8.0))
 print("pmap result sharding:", type(doubled.sharding).__name__)
 assert isinstance(doubled.sharding, NamedSharding)
 

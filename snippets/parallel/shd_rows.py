@@ -1,11 +1,14 @@
 """P('x'): rows split over x; the 4 devices along y hold copies of the same rows."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import numpy as np
 from jax.sharding import NamedSharding, PartitionSpec as P
+
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
 
 
 def span(sl, size):
@@ -13,7 +16,7 @@ def span(sl, size):
     return f"{sl.start or 0}:{size if sl.stop is None else sl.stop}"
 
 
-mesh = jax.make_mesh((2, 4), ("x", "y"))
+mesh = jax.make_mesh((2, 4), ("x", "y"), devices=devices)
 host = np.arange(8 * 16, dtype=np.float32).reshape(8, 16)
 x = jax.device_put(host, NamedSharding(mesh, P("x")))  # same as P("x", None)
 
