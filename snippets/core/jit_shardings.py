@@ -1,13 +1,17 @@
-"""in_shardings places the inputs, out_shardings fixes the output's sharding (8 CPU devices)."""
+"""in_shardings places the inputs, out_shardings fixes the output's sharding (8 devices)."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
-mesh = jax.make_mesh((8,), ("x",))
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
+
+mesh = jax.make_mesh((8,), ("x",), devices=devices)
 print(mesh)
 split = NamedSharding(mesh, P("x"))  # rows divided over the 8 devices
 whole = NamedSharding(mesh, P())  # a full copy on every device

@@ -1,14 +1,18 @@
 """spmd_axis_name: the batch axis that vmap adds is sharded over a named mesh axis."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
 
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
+
 # Auto axes: the compiler chooses shardings, guided by the constraints we write.
-mesh = jax.make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2)
+mesh = jax.make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2, devices=devices)
 
 
 def layer(w, x):  # one example: x (3,) -> (6,), its features split over "model"
@@ -30,7 +34,7 @@ for name in (None, "data"):
         assert spec == P("data", "model") and out.sharding.spec == P("data", "model")
 
 # Explicit axes (the default of jax.make_mesh): the input's sharding already names the axis.
-explicit = jax.make_mesh((4, 2), ("data", "model"))
+explicit = jax.make_mesh((4, 2), ("data", "model"), devices=devices)
 with jax.set_mesh(explicit):
     xs_split = jax.device_put(xs, P("data"))  # the batch axis is split over "data"
     out = jax.jit(jax.vmap(lambda x: jnp.tanh(x @ w)))(xs_split)

@@ -1,15 +1,19 @@
 """make_array_from_callback asks for each local device's block; the process-local variant slices for you."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import numpy as np
 from jax import P
 from jax.sharding import NamedSharding
 
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
 data = np.arange(16.0).reshape(8, 2)  # stands in for a dataset on disk
-sharding = NamedSharding(jax.make_mesh((4, 2), ("data", "model")), P("data"))  # rows over "data"
+mesh = jax.make_mesh((4, 2), ("data", "model"), devices=devices)
+sharding = NamedSharding(mesh, P("data"))  # rows over "data"
 
 requested = []
 

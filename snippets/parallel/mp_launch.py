@@ -52,7 +52,7 @@ with socket.socket() as s:  # let the OS pick a free port on the loopback interf
     port = s.getsockname()[1]
 # JAX's docs warn that proxy variables can make initialize() hang: leave them out.
 env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS" and not k.lower().endswith("_proxy")}
-env.update(JAX_PLATFORMS="cpu", JAX_NUM_CPU_DEVICES="4")  # 4 CPU devices in each process
+env.update(JAX_PLATFORMS="cpu", JAX_NUM_CPU_DEVICES="4")  # CPU by design: 2 processes x 4 emulated devices on one host
 procs = [subprocess.Popen([sys.executable, "-c", WORKER, str(port), str(i)], env=env, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i in range(2)]
 deadline = time.monotonic() + 120

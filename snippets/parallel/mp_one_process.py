@@ -1,17 +1,21 @@
 """Without jax.distributed.initialize there is one process, and it owns every device."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
+
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+backend = devices[0].platform  # the counts below are those of this backend
 
 print("distributed initialized:", jax.distributed.is_initialized())
 print("process_index:", jax.process_index(), "| process_count:", jax.process_count())
-print("local_device_count:", jax.local_device_count(), "| device_count:", jax.device_count())
-print("owner of each device:", [d.process_index for d in jax.devices()])
+print("local_device_count:", jax.local_device_count(backend), "| device_count:", jax.device_count(backend))
+print("owner of each device:", [d.process_index for d in devices])
 
 assert not jax.distributed.is_initialized()
 assert jax.process_index() == 0 and jax.process_count() == 1
 # With a single process, the local devices are all the devices.
-assert jax.local_devices() == jax.devices()
-assert jax.local_device_count() == jax.device_count() == len(jax.devices())
+assert jax.local_devices(backend=backend) == jax.devices(backend)
+assert jax.local_device_count(backend) == jax.device_count(backend) == len(jax.devices(backend))

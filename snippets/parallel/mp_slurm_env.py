@@ -16,7 +16,8 @@ with socket.socket() as s:  # a free port on the loopback interface
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
 base = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS" and not k.lower().endswith("_proxy")}
-base.update(JAX_PLATFORMS="cpu", JAX_NUM_CPU_DEVICES="4",
+base.update(JAX_PLATFORMS="cpu",  # CPU by design: 2 processes x 4 emulated devices on one host
+            JAX_NUM_CPU_DEVICES="4",
             JAX_COORDINATOR_PORT=str(port),  # else JAX derives a port from the job id
             JAX_COORDINATOR_BIND_ADDRESS=f"127.0.0.1:{port}")  # listen on loopback only
 # What `srun --ntasks=2` would set for a job on one node named 127.0.0.1:

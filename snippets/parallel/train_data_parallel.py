@@ -2,13 +2,17 @@
 import os
 import re
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 import optax
 from jax import P
 from jax.sharding import AxisType, NamedSharding
+
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
 
 kx, kp = jax.random.split(jax.random.key(0))
 x = jax.random.normal(kx, (64, 16))  # one batch: 64 examples, 16 features
@@ -54,7 +58,7 @@ def collectives(*args):  # count the communication ops the compiler put into the
 params = init(kp)
 _, _, ref_losses = train(params, x, y)  # the one-device reference
 
-mesh = jax.make_mesh((8,), ("data",), axis_types=(AxisType.Auto,))
+mesh = jax.make_mesh((8,), ("data",), axis_types=(AxisType.Auto,), devices=devices)
 params_d = jax.device_put(params, NamedSharding(mesh, P()))  # a full copy on every device
 x_d, y_d = jax.device_put((x, y), NamedSharding(mesh, P("data", None)))  # 8 examples each
 print("parameters:", jax.tree.map(lambda a: a.sharding.spec, params_d))

@@ -1,12 +1,16 @@
 """On Explicit axes, the Megatron layer pair needs out_sharding: JAX will not guess the all-reduce."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 from jax import P
 from jax.sharding import AxisType, NamedSharding
+
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
 
 kx, k1, k2, k3 = jax.random.split(jax.random.key(0), 4)
 x = jax.random.normal(kx, (64, 16))
@@ -24,7 +28,7 @@ def loss_fn(params, x, y, layer2_out=None):  # layer2_out: the sharding of layer
 
 ref_loss, ref_grads = jax.value_and_grad(loss_fn)(params, x, y)  # one device
 
-mesh = jax.make_mesh((2, 4), ("dp", "mp"))  # jax.make_mesh's default: Explicit axes
+mesh = jax.make_mesh((2, 4), ("dp", "mp"), devices=devices)  # jax.make_mesh's default: Explicit axes
 assert mesh.axis_types == (AxisType.Explicit, AxisType.Explicit)
 specs = [{"w": P(None, "mp"), "b": P("mp")}, {"w": P("mp", None), "b": P()}, {"w": P(), "b": P()}]
 params_d = jax.device_put(params, jax.tree.map(lambda s: NamedSharding(mesh, s), specs))
@@ -49,7 +53,7 @@ assert all(jnp.allclose(a, b, rtol=1e-4, atol=1e-6)
            for a, b in zip(jax.tree.leaves(grads), jax.tree.leaves(ref_grads)))
 
 # The data-parallel layout needs no out_sharding on Explicit axes: nothing is ambiguous.
-dp_mesh = jax.make_mesh((8,), ("data",))
+dp_mesh = jax.make_mesh((8,), ("data",), devices=devices)
 rows = NamedSharding(dp_mesh, P("data", None))
 dp_loss, _ = grad_fn(*jax.device_put((params, x, y), (NamedSharding(dp_mesh, P()), rows, rows)))
 print("data parallel on Explicit axes, loss:", float(dp_loss))

@@ -1,11 +1,15 @@
 """The reference: a small MLP trained with Adam for 20 steps on one device."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 import optax
+
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
 
 kx, kp = jax.random.split(jax.random.key(0))
 x = jax.random.normal(kx, (64, 16))  # one batch: 64 examples, 16 features

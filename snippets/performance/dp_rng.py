@@ -3,16 +3,20 @@ import math
 import os
 import re
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 from jax import P
 from jax.sharding import NamedSharding
 
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
+
 print("jax_threefry_partitionable default:", jax.config.jax_threefry_partitionable)
 assert jax.config.jax_threefry_partitionable  # on by default since JAX 0.5.0
-mesh = jax.make_mesh((8,), ("data",))
+mesh = jax.make_mesh((8,), ("data",), devices=devices)
 key = jax.random.key(0)
 x = jax.device_put(jnp.zeros((64, 1024)), NamedSharding(mesh, P("data")))  # 8 rows per device
 add_noise = jax.jit(lambda key, x: x + jax.random.normal(key, x.shape))  # e.g. noise on a batch

@@ -1,15 +1,19 @@
 """Dropout masks in a data-parallel step: jit draws the global mask, shard_map one per device."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import P
 from jax.sharding import NamedSharding
 
-mesh = jax.make_mesh((8,), ("data",))
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
+
+mesh = jax.make_mesh((8,), ("data",), devices=devices)
 key = jax.random.key(0)
 x = jax.device_put(jnp.ones((64, 16)), NamedSharding(mesh, P("data")))  # 8 examples per device
 

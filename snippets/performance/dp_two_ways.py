@@ -3,12 +3,16 @@ import math
 import os
 import re
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 from jax import P
 from jax.sharding import NamedSharding
+
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
 
 kx, k1, k2 = jax.random.split(jax.random.key(0), 3)
 x = jax.random.normal(kx, (256, 32))  # the global batch: 256 examples
@@ -39,7 +43,7 @@ def per_device(p, x, y):  # way 2: code for one device's 32 examples
     return sgd(p, jax.grad(global_loss)(p))  # JAX adds up the 8 devices' parts: an all-reduce
 
 
-mesh = jax.make_mesh((8,), ("data",))
+mesh = jax.make_mesh((8,), ("data",), devices=devices)
 step_smap = jax.jit(jax.shard_map(per_device, mesh=mesh, in_specs=(P(), P("data"), P("data")),
                                   out_specs=P()))
 p_rep = jax.device_put(params, NamedSharding(mesh, P()))  # a full copy on every device
@@ -67,6 +71,6 @@ for _ in range(10):
 d_smap, d_one = diff(p1, p2), diff(p1, ref)
 print(f"after 10 steps: max |jit - shard_map| = {d_smap:.1e}, max |jit - one device| = {d_one:.1e}")
 assert d_smap < 1e-6 and d_one < 1e-6
-if jax.default_backend() == "cpu":  # the two 8-device versions: bit-identical; one device: rounding
+if devices[0].platform == "cpu":  # the two 8-device versions: bit-identical; one device: rounding
     assert d_smap == 0.0 < d_one
 assert all(a.sharding.is_fully_replicated for a in jax.tree.leaves((p1, p2)))

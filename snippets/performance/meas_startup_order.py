@@ -18,7 +18,7 @@ print("devices at the end:", jax.device_count())
 
 # A fresh process with none of these variables set, on the CPU backend.
 env = {k: v for k, v in os.environ.items() if k not in ("JAX_NUM_CPU_DEVICES", "XLA_FLAGS")}
-env["JAX_PLATFORMS"] = "cpu"
+env["JAX_PLATFORMS"] = "cpu"  # CPU by design: the number of CPU devices is what this demo sets
 out = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, check=True)
 print(out.stdout, end="")
 lines = out.stdout.splitlines()

@@ -2,14 +2,18 @@
 import os
 import re
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
+
 print("jax_use_shardy_partitioner:", jax.config.jax_use_shardy_partitioner)
-mesh = jax.make_mesh((8,), ("x",))
+mesh = jax.make_mesh((8,), ("x",), devices=devices)
 x = jax.device_put(jnp.arange(32.0).reshape(8, 4), NamedSharding(mesh, P("x")))  # rows split 8 ways
 column_sums = jax.jit(lambda x: jnp.sin(x).sum(axis=0))
 
