@@ -2,12 +2,15 @@
 import functools
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 
-n = jax.device_count()
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+n = len(devices)
 
 
 # jax.jit accepts its options alone and then returns a decorator ...
@@ -28,7 +31,8 @@ print("jax.pmap(axis_name=...) ->", "TypeError:", message)
 assert "missing 1 required positional argument: 'fun'" in message
 
 
-@functools.partial(jax.pmap, axis_name="devices")  # the way to give pmap's options to a decorator
+# The way to give pmap's options to a decorator:
+@functools.partial(jax.pmap, axis_name="devices", devices=devices)
 def total(x):
     return jax.lax.psum(x, "devices")
 
@@ -47,13 +51,13 @@ def sgd_step(w, grads, lr):
 w, grads, lr = jnp.ones(3), jnp.ones((n, 3)), 0.1
 w_per_device = jnp.ones((n, 3))  # even with a copy of w for every device ...
 try:
-    jax.pmap(sgd_step)(w_per_device, grads, lr)  # ... the learning rate 0.1 has no axis to split
+    jax.pmap(sgd_step, devices=devices)(w_per_device, grads, lr)  # ... 0.1 has no axis to split
     failure = "no error"
 except ValueError as error:
     failure = str(error)
 print("jax.pmap(sgd_step)(w_per_device, grads, lr) -> ValueError:", failure[:70], "...")
 assert "flat_args[2]" in failure  # argument 2, the learning rate
 
-new_w = jax.pmap(sgd_step, in_axes=(None, 0, None))(w, grads, lr)  # None: the same value everywhere
+new_w = jax.pmap(sgd_step, in_axes=(None, 0, None), devices=devices)(w, grads, lr)  # None: same everywhere
 print("in_axes=(None, 0, None) ->", new_w.shape, "(one updated copy of w per device)")
 assert new_w.shape == (n, 3) and jnp.allclose(new_w, 0.9)

@@ -2,12 +2,15 @@
 import os
 import warnings
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 
-n = jax.device_count()
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+n = len(devices)
 x = jnp.arange(n * 10.0).reshape(n, 10)  # the leading axis must equal the number of devices
 y = jnp.ones((n, 10))
 
@@ -19,8 +22,8 @@ def dot(a, b):
 
 with warnings.catch_warnings(record=True) as caught:  # record any warning pmap emits
     warnings.simplefilter("always")
-    out = jax.pmap(dot)(x, y)  # device i computes dot(x[i], y[i])
-print("devices:", n, "| out:", out)
+    out = jax.pmap(dot, devices=devices)(x, y)  # device i computes dot(x[i], y[i])
+print("out:", out)
 print("warnings from jax.pmap:", [str(w.message) for w in caught])
 assert out.shape == (n,)
 assert jnp.allclose(out, (x * y).sum(axis=1))  # the same as a row-wise dot product

@@ -1,15 +1,19 @@
 """A pmap result is an ordinary jax.Array with a NamedSharding; the pmap-only types and helpers are gone."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 from jax import P
 from jax.sharding import NamedSharding
 
-n = jax.device_count()
-out = jax.pmap(lambda row: row * 2, axis_name="devices")(jnp.arange(n * 3.0).reshape(n, 3))
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+n = len(devices)
+double = jax.pmap(lambda row: row * 2, axis_name="devices", devices=devices)
+out = double(jnp.arange(n * 3.0).reshape(n, 3))
 
 print("type:    ", type(out).__name__, "| is a jax.Array:", isinstance(out, jax.Array))
 print("sharding:", out.sharding)

@@ -1,12 +1,15 @@
 """With axis_name, a pmapped function can talk to the other devices: lax.pmean averages over them."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 
-n = jax.device_count()
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+n = len(devices)
 x = jnp.arange(n * 10.0).reshape(n, 10)
 y = jnp.ones((n, 10))
 
@@ -17,7 +20,7 @@ def centred_dot(a, b):
     return d, d - mean
 
 
-local, centred = jax.pmap(centred_dot, axis_name="devices")(x, y)
+local, centred = jax.pmap(centred_dot, axis_name="devices", devices=devices)(x, y)
 print("per-device dot:     ", local)
 print("minus the pmean:    ", centred)
 assert jnp.allclose(centred, local - local.mean())
@@ -25,7 +28,7 @@ assert jnp.allclose(centred.sum(), 0.0)
 
 # A collective needs the name: without axis_name, pmean has no axis to reduce over.
 try:
-    jax.pmap(centred_dot)(x, y)
+    jax.pmap(centred_dot, devices=devices)(x, y)
 except NameError as err:
     print("NameError:", err)
     assert "devices" in str(err) and "shard_map" in str(err)  # it points to the new API

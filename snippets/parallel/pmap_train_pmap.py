@@ -1,13 +1,16 @@
 """Before: a data-parallel SGD step with jax.pmap; each device takes 4 examples, pmean averages the gradients."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-n = jax.device_count()
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+n = len(devices)
 kx, kn = jax.random.split(jax.random.key(0))
 x = jax.random.normal(kx, (32, 3))  # one global batch of 32 examples
 y = x @ jnp.array([1.0, -2.0, 0.5]) + 0.3 + 0.01 * jax.random.normal(kn, (32,))
@@ -31,13 +34,15 @@ def train_step(params, x, y):  # runs on every device, on that device's examples
     return sgd(params, grads)
 
 
-step = jax.pmap(train_step, axis_name="batch", in_axes=(None, 0, 0), out_axes=None)
+step = jax.pmap(train_step, axis_name="batch", in_axes=(None, 0, 0), out_axes=None,
+                devices=devices)
 xs, ys = x.reshape(n, -1, 3), y.reshape(n, -1)  # add the leading device axis: (8, 4, 3)
-new, ref = params, params
+new, ref = params, jax.device_put(params, devices[0])  # the one-device run, on the same kind of device
 for _ in range(5):
     new, ref = step(new, xs, ys), reference_step(ref, x, y)
 
-diff = max(float(jnp.abs(a - b).max()) for a, b in zip(jax.tree.leaves(new), jax.tree.leaves(ref)))
+# The two runs live on different devices, so compare them in NumPy.
+diff = max(float(np.abs(d).max()) for d in jax.tree.leaves(jax.tree.map(np.subtract, new, ref)))
 print("w:", np.round(np.asarray(new["w"]), 4), "b:", np.round(float(new["b"]), 4))
 print("replicated on every device:", new["w"].sharding.is_fully_replicated)
 print("max |pmap - one device| =", diff, "(tolerance 1e-6)")

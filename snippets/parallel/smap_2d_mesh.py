@@ -1,14 +1,17 @@
 """On a 2-D mesh a collective acts over the axes you name: psum over "y" only, or over both."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import numpy as np
 from jax import P
 from jax.sharding import NamedSharding
 
-mesh = jax.make_mesh((4, 2), ("x", "y"))  # 4 rows of 2 devices
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+mesh = jax.make_mesh((4, 2), ("x", "y"), devices=devices)  # 4 rows of 2 devices
 host = np.arange(32.0, dtype=np.float32).reshape(8, 4)
 a = jax.device_put(host, NamedSharding(mesh, P("x", "y")))  # block (2, 2) per device
 seen = {}

@@ -1,20 +1,23 @@
 """axis_index tells each device its position along a mesh axis, on 1-D and 2-D meshes."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import P
 
-line = jax.make_mesh((8,), ("x",))
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+line = jax.make_mesh((8,), ("x",), devices=devices)
 where = jax.shard_map(lambda: jax.lax.axis_index("x")[None], mesh=line,
                       in_specs=(), out_specs=P("x"))()  # no inputs: one int per device
 print("1-D mesh, axis_index('x'):", where)
 assert np.array_equal(where, np.arange(8))
 
-grid = jax.make_mesh((4, 2), ("x", "y"))
+grid = jax.make_mesh((4, 2), ("x", "y"), devices=devices)
 
 
 def coordinates():

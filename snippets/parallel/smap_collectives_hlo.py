@@ -2,14 +2,17 @@
 import os
 import re
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 from jax import P
 from jax.sharding import NamedSharding
 
-mesh = jax.make_mesh((8,), ("x",))
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+mesh = jax.make_mesh((8,), ("x",), devices=devices)
 x = jax.device_put(jnp.arange(64.0), NamedSharding(mesh, P("x")))  # block (8,) per device
 ring = [(i, (i + 1) % 8) for i in range(8)]
 collectives = {  # name: (per-device code, out_specs)
@@ -23,6 +26,8 @@ collectives = {  # name: (per-device code, out_specs)
     "axis_index": (lambda b: b + jax.lax.axis_index("x"), P("x")),
 }
 HLO_OPS = "all-reduce|all-gather|reduce-scatter|all-to-all|collective-permute"
+# Backends that run collectives asynchronously (GPU, TPU) print start/done pairs such as
+# all-reduce-start and all-reduce-done; the optional "-start" below matches those as well.
 found = {}
 print(f"{'JAX collective':15} HLO operation in the compiled program")
 for name, (body, out_specs) in collectives.items():

@@ -1,14 +1,17 @@
 """jax.shard_map runs your function once per device on that device's block; psum adds them up."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 from jax import P
 from jax.sharding import NamedSharding
 
-mesh = jax.make_mesh((8,), ("x",))
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+mesh = jax.make_mesh((8,), ("x",), devices=devices)
 x = jax.device_put(jnp.arange(32.0), NamedSharding(mesh, P("x")))  # 4 numbers per device
 
 

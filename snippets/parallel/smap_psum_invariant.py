@@ -1,13 +1,16 @@
 """psum of a value that is already the same on every device: one copy per device is added up."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
 from jax import P
 
-mesh = jax.make_mesh((8,), ("i",))
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+mesh = jax.make_mesh((8,), ("i",), devices=devices)
 x = jnp.arange(4.0)  # in_specs=P(): every device gets all of x, so the value is invariant
 seen = {}
 

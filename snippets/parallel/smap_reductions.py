@@ -1,14 +1,17 @@
 """psum, pmean and pmax: every device ends up with the same reduced block."""
 import os
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")  # the host CPU, even where a GPU is present
-os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # 8 emulated devices; must come before `import jax`
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import numpy as np
 from jax import P
 from jax.sharding import NamedSharding
 
-mesh = jax.make_mesh((8,), ("x",))
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+
+mesh = jax.make_mesh((8,), ("x",), devices=devices)
 host = np.arange(16.0, dtype=np.float32)  # device i holds [2i, 2i + 1]
 x = jax.device_put(host, NamedSharding(mesh, P("x")))
 blocks = host.reshape(8, 2)  # row i = the block on device i
