@@ -1,4 +1,4 @@
-"""The glossary (docs/_data/glossary.tsv) and the Chinese pages hold to STYLE.md: one rendering per
+"""The glossary (docs/_data/glossary.tsv) and the Chinese pages hold to TRANSLATING.md: one rendering per
 term, glosses only where a reader would search the English, once per page, and never in titles,
 table cells or See-also lines; the glossary page shows every term in one display format.
 Each check is shown to fail on a small broken example first."""

@@ -13,7 +13,7 @@ from kb.backends import MARKER, pins  # noqa: E402 (tools.site: docs/_ext import
 
 SNIPPET_FILES = sorted(SNIPPETS.rglob("*.py"))
 PAGES = sorted(DOCS.rglob("*.md"))
-# The multi-device pattern (STYLE.md, README): accelerators when there are enough, else emulated CPU devices.
+# The multi-device pattern (CONTRIBUTING.md, README): accelerators when there are enough, else emulated CPU devices.
 PATTERN = re.compile(r"devices = jax\.devices\(\)\[:(\d+)\] if jax\.device_count\(\) >= \1 else jax\.devices\(\"cpu\"\)\[:\1\]")
 
 

@@ -240,7 +240,7 @@ GLOSS_RE = re.compile(r"（([^（）\u3400-\u9fff]*[A-Za-z][^（）\u3400-\u9fff
 def heading_glosses(page_html: str) -> list[str]:
     """Headings of a translated page that carry an English gloss, 中文（English）: a title is
     reused in the sidebar, the previous/next buttons, the browser tab and every cross-reference,
-    so the gloss belongs in the prose (STYLE.md).
+    so the gloss belongs in the prose (TRANSLATING.md).
 
     >>> heading_glosses('<article><h1>纯函数（pure function）<a class="headerlink">#</a></h1>'
     ...                 '<h2>怎样用 FSDP 分片？</h2><h2>用 <code>jax.jit</code>（JIT）编译</h2>'

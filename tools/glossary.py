@@ -3,7 +3,7 @@
 Each row is one term: ``english``, its one Chinese rendering (``chinese``), whether a page glosses
 it on first use (``gloss``: ``yes`` for terms a reader would search in English, ``no`` for everyday
 words), the form shown on the glossary page and in the index (``display``), and a ``note`` for
-translators. ``../shared/STYLE.md`` gives the rules these checks enforce:
+translators. ``TRANSLATING.md`` gives the rules these checks enforce:
 
 - ``glossary_problems``: the file itself (fields, yes/no, one display format: 中文（English）, with
   an abbreviation first as in 全分片数据并行（FSDP，fully sharded data parallel）; no half-width
