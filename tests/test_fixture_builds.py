@@ -399,3 +399,50 @@ def test_a_page_is_read_again_when_its_record_is_replaced(fixture_project, build
     assert again.returncode == 0, log(again)
     assert ran(tmp_path / "out" / "en") == []
     assert "(from a newer record)" in (tmp_path / "out" / "en" / "sec" / "page.html").read_text(encoding="utf-8")
+
+
+def _machine_report(project, snippet: str, backend: str, stdout: str) -> None:
+    import hashlib
+
+    folder = project / "reports" / "machines"
+    folder.mkdir(parents=True)
+    digest = hashlib.sha256((project / snippet).read_bytes()).hexdigest()
+    report = {"date": "2026-12-02T01:00:00+00:00", "machine": "Linux x86_64, 16 CPU cores, NVIDIA H200",
+              "backends": [backend], "differs_from_pins": {"jax": {"here": "0.11.2", "pinned": "0.12.0.1"}},
+              "snippets": [{"snippet": snippet, "sha256": digest, "outcome": "ok", "backend": backend,
+                            "packages": {"jax": "0.11.2"}, "stdout": stdout}]}
+    (folder / "2026-12-02-x86-64-nvidia-h200.json").write_text(json.dumps(report))
+
+
+def test_a_reported_gpu_run_of_a_timing_snippet_is_shown_beside_it_and_only_while_unchanged(
+        fixture_project, build_project, tmp_path):
+    project = fixture_project()
+    snippet = project / "snippets" / "sec" / "jax_side.py"
+    snippet.write_text(snippet.read_text().replace(
+        '"""Sum in JAX."""\n', '"""Sum in JAX."""\n# The timings this program prints differ from run to run and from '
+        'machine to machine.\n'))
+    _machine_report(project, "snippets/sec/jax_side.py", "gpu", "6 in 0.01 ms on the H200\n")
+    assert build_project(project).returncode == 0
+    assert build_project(project, language="zh_CN").returncode == 0
+    en = (tmp_path / "out" / "en" / "sec" / "page.html").read_text(encoding="utf-8")
+    zh = (tmp_path / "out" / "zh_CN" / "sec" / "page.html").read_text(encoding="utf-8")
+    assert "On another machine (Linux x86_64, 16 CPU cores, NVIDIA H200; backend gpu; jax 0.11.2, not the pinned " \
+           "0.12.0.1; 2026-12-02), the same program printed:" in en, en
+    assert "6 in 0.01 ms on the H200" in en and "6 in 0.01 ms on the H200" in zh
+    assert "同一个程序在另一台机器上" in zh and "本站固定的版本是 0.12.0.1" in zh
+    assert en.count("kb-accelerator-run") == 1  # beside its own cell only: torch_side prints no timings
+
+    snippet.write_text(snippet.read_text() + "# edited: the report ran another program\n")
+    assert build_project(project).returncode == 0
+    en = (tmp_path / "out" / "en" / "sec" / "page.html").read_text(encoding="utf-8")
+    assert "6 in 0.01 ms on the H200" not in en and "kb-accelerator-run" not in en
+
+
+def test_a_cpu_only_report_shows_nothing(fixture_project, build_project, tmp_path):
+    project = fixture_project()
+    snippet = project / "snippets" / "sec" / "jax_side.py"
+    snippet.write_text(snippet.read_text() + "# The timings this program prints differ from run to run and from "
+                       "machine to machine.\n")
+    _machine_report(project, "snippets/sec/jax_side.py", "cpu", "6 on a CPU\n")
+    assert build_project(project).returncode == 0
+    assert "kb-accelerator-run" not in (tmp_path / "out" / "en" / "sec" / "page.html").read_text(encoding="utf-8")

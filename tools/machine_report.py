@@ -12,7 +12,9 @@ so that ``--workers`` programs can share one GPU), the timing snippets alone aft
 The report goes to ``DIR/<date>-<machine>-<backend>.json`` and a readable ``.md`` beside it
 (default ``reports/machines/``): the machine, its devices, the versions it found and how they
 differ from ``requirements.txt``; per snippet the outcome, the first error line, the backend it
-started, the versions it imported and its seconds. A failure on a machine whose versions differ
+started, the versions it imported, its seconds, what it printed and the sha256 of the program
+(``kb.accelerator_runs`` shows a timing snippet's output beside the page's own, while the
+program is unchanged). A failure on a machine whose versions differ
 from the pins says so ("versions differ"), and one that imports a package the machine lacks is
 "not installed here": neither is a reason to change the pins. Exit status 0 whatever failed: the
 report is the result. Commit the report; nothing here changes the site's records.
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import fnmatch
+import hashlib
 import json
 import os
 import platform
@@ -109,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     for record in sorted(records, key=lambda r: r["snippet"]):
         ran = record.get("ran_with") or {}
         devices = ran.get("devices") or []
-        rows.append({"snippet": record["snippet"], "outcome": outcome(record, differs),
+        source = (ROOT / record["snippet"]).read_bytes()
+        rows.append({"snippet": record["snippet"], "sha256": hashlib.sha256(source).hexdigest(),
+                     "outcome": outcome(record, differs),
                      "error": problem(record), "error_line": record.get("error_line"),
                      "backend": devices[0]["backend"] if devices else None,
                      "device": devices[0]["kind"] if devices else None,

@@ -16,6 +16,7 @@ Making every page an executed, checked program:
 - ``kb.backends``: no snippet pins a platform unless the CPU is its subject (a marked pin); the
   backend each program started is the one the build expected (``kb_expect_backend``).
 - ``kb.provenance``: the versions, devices and machine each page's programs ran with.
+- ``kb.accelerator_runs``: a timing snippet's output on a reported GPU/TPU machine, beside its own.
 - ``kb.tabs``: adjacent ``:tab:`` cells become one synced tab set.
 - ``kb.figures``: figures are SVG with text as text, and their words are translated.
 
@@ -45,6 +46,7 @@ MODULES = (
     "kb.backends",
     "kb.execution",
     "kb.provenance",
+    "kb.accelerator_runs",
     "kb.tabs",
     "kb.figures",
     "kb.downloads",

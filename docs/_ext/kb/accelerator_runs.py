@@ -1,0 +1,127 @@
+"""kb.accelerator_runs: a measurement made on a GPU or TPU is shown beside the build's own, labelled.
+
+1. ``tools/machine_report.py`` runs every snippet on an accelerator machine (a lent GPU box, a
+   TPU VM) and writes a dated report to ``reports/machines/`` (``kb_machine_reports``, from the
+   repository root): per snippet the outcome, the backend it started, the versions it imported,
+   what it printed, and the sha256 of the program it ran.
+2. When a page is read, each cell whose snippet prints timings (``kb.runner.TIMINGS``) gets, after
+   its own output, what the same program printed on each reported accelerator machine: a box
+   labelled with the machine, its device, the jax version it used (and how its versions differ
+   from the site's pins) and the date, worded in the build's language. Only a run that passed and
+   ran exactly the program the page shows (the same sha256) is shown: after an edit to the
+   snippet its old accelerator figures go away until a new report is committed.
+3. Without a report nothing is added, so the site never shows an accelerator figure that no run
+   produced; a report that cannot be read fails the build, naming the file.
+
+Why our own code: the reports are this project's files (``tools/machine_report.py``), and no
+Sphinx or MyST-NB extension places another machine's output beside a cell.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx.util import logging
+
+from .common import cell_options, code_cells
+from .runner import is_timing
+from .translations import _, separator
+
+logger = logging.getLogger(__name__)
+BOX_CLASS = "kb-accelerator-run"
+
+
+def read_reports(folder: Path) -> list[dict[str, Any]]:
+    """The reports in ``folder`` whose machine started an accelerator backend, newest first."""
+    reports = []
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            report = json.loads(path.read_text(encoding="utf-8"))
+            rows = {row["snippet"]: row for row in report["snippets"]}
+            label = (report["date"], report["machine"])
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            logger.warning(f"[kb] machine report {path} cannot be read ({error!r}); fix or remove it")
+            continue
+        if any(b != "cpu" for b in report.get("backends", [])):
+            reports.append({**report, "rows": rows, "label": label, "path": str(path)})
+    return sorted(reports, key=lambda r: r["label"], reverse=True)
+
+
+def shown_row(report: dict[str, Any], snippet: str, current_sha256: str) -> dict[str, Any] | None:
+    """The report's row for ``snippet`` if it may be shown: it passed, on an accelerator, on these bytes.
+
+    >>> row = {"snippet": "snippets/p/a.py", "outcome": "ok", "backend": "gpu", "sha256": "ab", "stdout": "1 ms\\n"}
+    >>> rep = {"rows": {"snippets/p/a.py": row}}
+    >>> shown_row(rep, "snippets/p/a.py", "ab") is row, shown_row(rep, "snippets/p/a.py", "cd")
+    (True, None)
+    >>> shown_row({"rows": {"snippets/p/a.py": row | {"outcome": "failed"}}}, "snippets/p/a.py", "ab") is None
+    True
+    """
+    row = report["rows"].get(snippet)
+    if not row or row.get("outcome") != "ok" or row.get("backend") in (None, "cpu"):
+        return None
+    return row if row.get("sha256") == current_sha256 else None
+
+
+def label(report: dict[str, Any], row: dict[str, Any]) -> str:
+    """The sentence above another machine's output, in the build's language.
+
+    >>> rep = {"machine": "Linux x86_64, 16 CPU cores, NVIDIA H200", "date": "2026-12-02T01:00:00+00:00",
+    ...        "differs_from_pins": {"jax": {"here": "0.11.2", "pinned": "0.12.0.1"}}}
+    >>> label(rep, {"backend": "gpu", "packages": {"jax": "0.11.2"}})
+    'On another machine (Linux x86_64, 16 CPU cores, NVIDIA H200; backend gpu; jax 0.11.2, not the pinned 0.12.0.1; 2026-12-02), the same program printed:'
+    """
+    versions = separator(_("{package}, {next_package}")).join(
+        f"{name} {version}" + (str(_(", not the pinned {pinned}")).format(pinned=report["differs_from_pins"][name]["pinned"])
+                               if name in report.get("differs_from_pins", {}) else "")
+        for name, version in row.get("packages", {}).items() if name in ("jax", "jaxlib", "torch"))
+    return str(_("On another machine ({machine}; backend {backend}; {versions}; {date}), the same program printed:")).format(
+        machine=report["machine"], backend=row["backend"], versions=versions, date=report["date"][:10])
+
+
+def add_accelerator_runs(app, doctree: nodes.document) -> None:
+    if not app.config.kb_outputs:
+        return
+    root = Path(app.srcdir).parent
+    reports = read_reports(root / app.config.kb_machine_reports)
+    if not reports:
+        return
+    for cell in code_cells(doctree):
+        snippet = cell_options(cell).get("load")
+        path = root / snippet if snippet else None
+        if path is None or not path.is_file() or not is_timing(path.read_text(encoding="utf-8")):
+            continue
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        boxes = []
+        for report in reports:
+            row = shown_row(report, snippet, digest)
+            if row is None:
+                continue
+            box = nodes.container(classes=[BOX_CLASS])
+            box += nodes.paragraph(text=label(report, row))
+            box += nodes.literal_block(row["stdout"].rstrip("\n"), row["stdout"].rstrip("\n"), language="none")
+            boxes.append(box)
+        index = cell.parent.index(cell)
+        for offset, box in enumerate(boxes, 1):
+            cell.parent.insert(index + offset, box)
+
+
+def fingerprint(app, config) -> None:
+    """A digest of the reports, as a config value: a new, changed or removed report re-reads every page."""
+    folder = Path(app.srcdir).parent / config.kb_machine_reports
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    config.kb_machine_reports_digest = digest.hexdigest()
+
+
+def setup(app):
+    app.add_config_value("kb_machine_reports", "reports/machines", "env", types=[str])
+    app.add_config_value("kb_machine_reports_digest", "", "env", types=[str])
+    app.connect("config-inited", fingerprint)
+    app.connect("doctree-read", add_accelerator_runs)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
