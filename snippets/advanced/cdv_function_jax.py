@@ -31,7 +31,8 @@ rng = np.random.default_rng(0)  # the same data as the PyTorch tab
 x_np = rng.normal(size=(4, 3)).astype(np.float32)
 w_np = rng.normal(size=(3, 2)).astype(np.float32)
 loss = lambda x, w: jnp.sum(linear_tanh(x, w))
-dx, dw = jax.grad(loss, argnums=(0, 1))(x_np, w_np)
+with jax.default_matmul_precision("float32"):  # no TF32 on a GPU: compared with float64 below
+    dx, dw = jax.grad(loss, argnums=(0, 1))(x_np, w_np)
 print("dL/dw from jax.grad:\n", dw)
 
 out = io.StringIO()

@@ -15,7 +15,8 @@ def mlp(x):  # closes over the weights: they become constants of the program
 
 shape = export.symbolic_shape("b, 4")  # "b" stands for any batch size
 spec = jax.ShapeDtypeStruct(shape, jnp.float32)
-exported = export.export(jax.jit(mlp))(spec)
+with jax.default_matmul_precision("float32"):  # fixed in the export: full float32, no TF32 on a GPU
+    exported = export.export(jax.jit(mlp))(spec)
 print(exported.in_avals, "->", exported.out_avals)
 
 for n in (3, 5):  # two batch sizes, one exported program

@@ -40,7 +40,7 @@ with tempfile.TemporaryDirectory() as tmp:
     TARGET = "kb_ffi_errors_" + pathlib.Path(tmp).name  # process-wide names: one per build
 jax.ffi.register_ffi_target(TARGET, jax.ffi.pycapsule(lib.CheckedRmsNorm))
 
-x = jnp.ones((2, 4), jnp.float32)
+x = jax.device_put(np.ones((2, 4), np.float32), jax.devices("cpu")[0])  # a CPU handler: data on the CPU
 rms_norm = jax.ffi.ffi_call(TARGET, jax.ShapeDtypeStruct(x.shape, x.dtype))
 Err = jax.errors.JaxRuntimeError
 attempts = {  # what: (exception expected, text it contains, the call)

@@ -81,8 +81,9 @@ def rms_norm_jnp(x, eps=1e-5):
     return x * jax.lax.rsqrt(jnp.mean(x**2, axis=-1, keepdims=True) + eps)
 
 
-x = jnp.asarray(np.sin(np.arange(96, dtype=np.float32)).reshape(4, 3, 8))
-w = jnp.cos(jnp.arange(8.0))  # weights, so that the gradient is not zero
+cpu = jax.devices("cpu")[0]  # both handlers are C++ for the CPU: the data must live there
+x = jax.device_put(np.sin(np.arange(96, dtype=np.float32)).reshape(4, 3, 8), cpu)
+w = jax.device_put(jnp.cos(jnp.arange(8.0)), cpu)  # weights, so that the gradient is not zero
 loss = lambda f: (lambda x: jnp.sum(f(x) * w))
 g_ffi = jax.jit(jax.grad(loss(rms_norm)))(x)
 g_jnp = jax.jit(jax.grad(loss(rms_norm_jnp)))(x)

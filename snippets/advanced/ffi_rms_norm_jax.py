@@ -46,7 +46,9 @@ with tempfile.TemporaryDirectory() as tmp:
     # Registration is process-wide and final: each build of the library gets its own name.
     TARGET = "kb_ffi_rms_norm_" + pathlib.Path(tmp).name
 
-print(f"machine: {platform.machine()}, {os.cpu_count()} CPU cores, JAX backend: {jax.default_backend()}")
+cpu = jax.devices("cpu")[0]  # the handler is C++ for the CPU: its data must live there
+print(f"machine: {platform.machine()}, {os.cpu_count()} CPU cores, JAX default backend: "
+      f"{jax.default_backend()}, FFI data on: {cpu}")
 print(f"g++ compile time: {seconds:.1f} s")
 jax.ffi.register_ffi_target(TARGET, jax.ffi.pycapsule(lib.RmsNorm), platform="cpu")
 
@@ -61,8 +63,9 @@ def rms_norm_jnp(x, eps=1e-5):
     return x * jax.lax.rsqrt(jnp.mean(x**2, axis=-1, keepdims=True) + eps)
 
 
-x = jnp.asarray(np.sin(np.arange(96, dtype=np.float32)).reshape(4, 3, 8))  # same data as PyTorch
-y = jax.jit(rms_norm)(x)
+x = jax.device_put(np.sin(np.arange(96, dtype=np.float32)).reshape(4, 3, 8), cpu)  # same data as PyTorch
+y = jax.jit(rms_norm)(x)  # the computation follows its data: compiled for and run on the CPU
+assert y.devices() == {cpu}
 print("y[0, 0, :3]:", np.asarray(y[0, 0, :3]))
 print("max |ffi - jnp| under jit:", float(jnp.max(jnp.abs(y - rms_norm_jnp(x)))))
 assert jnp.allclose(y, rms_norm_jnp(x), atol=1e-6)

@@ -28,7 +28,8 @@ matmul = pl.pallas_call(
     out_specs=pl.BlockSpec((bm, bn), lambda i, j, k: (i, j)),  # ignores k
     interpret=True,
 )
-c = matmul(jnp.asarray(a_np), jnp.asarray(b_np))
+with jax.default_matmul_precision("float32"):  # no TF32 on a GPU: compared with float64 below
+    c = matmul(jnp.asarray(a_np), jnp.asarray(b_np))
 numpy_ref = a_np.astype(np.float64) @ b_np.astype(np.float64)
 print("grid:", (M // bm, N // bn, K // bk), "blocks:", (bm, bk), (bk, bn), "->", (bm, bn))
 print(f"max |pallas - float64 NumPy|: {np.abs(np.asarray(c) - numpy_ref).max():.1e}")

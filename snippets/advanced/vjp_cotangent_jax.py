@@ -13,14 +13,15 @@ def f(x):
     return jnp.tanh(W @ x)  # 4 inputs -> 3 outputs
 
 
-y, f_vjp = jax.vjp(f, x0)
-(vjp_jax,) = f_vjp(v)  # v has the shape of y; the result has the shape of x
+with jax.default_matmul_precision("float32"):  # no TF32 on a GPU: compared with float64 below
+    y, f_vjp = jax.vjp(f, x0)
+    (vjp_jax,) = f_vjp(v)  # v has the shape of y; the result has the shape of x
+    (row0,) = f_vjp(jnp.array([1.0, 0.0, 0.0]))  # the same pullback, another cotangent, f not rerun
+    jac = jax.jacrev(f)(x0)
 
 exact = W.T.astype(np.float64) @ ((1 - np.tanh(W.astype(np.float64) @ x0) ** 2) * v)  # v^T J by hand
 print("jax.vjp:          ", np.asarray(vjp_jax))
 print("NumPy closed form:", exact.astype(np.float32))
 assert vjp_jax.shape == x0.shape
 assert np.allclose(vjp_jax, exact, atol=1e-5)
-# The same pullback, reused for another cotangent, without running f again.
-(row0,) = f_vjp(jnp.array([1.0, 0.0, 0.0]))
-assert jnp.allclose(row0, jax.jacrev(f)(x0)[0], atol=1e-6)  # e_0^T J is the first row of J
+assert jnp.allclose(row0, jac[0], atol=1e-6)  # e_0^T J is the first row of J

@@ -13,7 +13,9 @@ def f(x):
     return jnp.tanh(W @ x)
 
 
-y, jvp_jax = jax.jvp(f, (x0,), (u,))  # primals and tangents are tuples, one entry per argument
+with jax.default_matmul_precision("float32"):  # no TF32 on a GPU: compared with float64 below
+    y, jvp_jax = jax.jvp(f, (x0,), (u,))  # primals and tangents are tuples, one entry per argument
+    jac_u = jax.jacfwd(f)(x0) @ u  # J u from the full Jacobian, for comparison
 
 W64 = W.astype(np.float64)
 exact = (1 - np.tanh(W64 @ x0) ** 2) * (W64 @ u)  # J u by hand
@@ -22,4 +24,4 @@ print("jax.jvp:          ", np.asarray(jvp_jax))
 print("NumPy closed form:", exact.astype(np.float32))
 assert jvp_jax.shape == y.shape
 assert np.allclose(jvp_jax, exact, atol=1e-5)
-assert jnp.allclose(jvp_jax, jax.jacfwd(f)(x0) @ u, atol=1e-6)  # J u without forming J
+assert jnp.allclose(jvp_jax, jac_u, atol=1e-6)  # jax.jvp gave J u without forming J

@@ -14,13 +14,15 @@ with tempfile.TemporaryDirectory() as tmp:
     checkpointer = ocp.StandardCheckpointer()
     path = pathlib.Path(tmp) / "step_1"
     checkpointer.save(path, params)  # returns before the files are final
-    print("right after save(), step_1 exists:", path.exists())
-    assert not path.exists()  # the write goes on in a background thread
+    entries = sorted(os.listdir(tmp))  # one look: the background thread may finish at any moment
+    print("right after save(), step_1 exists:", "step_1" in entries, "| entries:", entries)
+    if any(e.endswith(".orbax-checkpoint-tmp") for e in entries):  # the write was still going on ...
+        assert "step_1" not in entries  # ... so the final name did not exist yet: it comes by renaming
     params = {"w": params["w"] * 0.5, "b": params["b"] + 1.0}  # training goes on meanwhile
 
     checkpointer.wait_until_finished()  # or close(), or leave a `with` block
     print("after wait_until_finished():", sorted(os.listdir(tmp)))
-    assert os.listdir(tmp) == ["step_1"]
+    assert path.exists() and os.listdir(tmp) == ["step_1"]  # renamed: no temporary directory left
     restored = checkpointer.restore(path)
     checkpointer.close()
 print("restored w[0, 0]:", restored["w"][0, 0], "| current w[0, 0]:", params["w"][0, 0])

@@ -63,9 +63,11 @@ print(f"XLA / hand count at batch {batches[-1]}: {per_example / by_hand:.3f} (as
 print(f"examples/s, batch {batches[-1]} / batch 1: {examples_s[-1] / examples_s[0]:.1f} (asserted > 5), "
       f"batch 64 / batch 1: {examples_s[2] / examples_s[0]:.1f} (asserted > 2)")
 print("throughput gain of each 8x step:", " ".join(f"{g:.1f}" for g in gains),
-      "(the last asserted below 6)")
+      "(the last asserted below 6 on the CPU)")
 assert 0.9 < per_example / by_hand < 1.2 and flops[0] > per_example
-assert examples_s[-1] > 5 * examples_s[0] and examples_s[2] > 2 * examples_s[0] and gains[-1] < 6
+assert examples_s[-1] > 5 * examples_s[0] and examples_s[2] > 2 * examples_s[0]
+if jax.default_backend() == "cpu":  # the matrix products dominate at large batches: the curve flattens
+    assert gains[-1] < 6  # a GPU still has launch overhead to spread at batch 4096: it may gain nearly 8
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(7.5, 3.2))
 left.plot(batches, examples_s, "o-")

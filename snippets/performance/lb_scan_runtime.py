@@ -65,14 +65,18 @@ print(f"{'length':>6} | {'run (µs):':<12}" + "".join(f"{w:>20}" for w in ways))
 for i, n in enumerate(lengths):
     print(f"{n:>6} | {'':<12}" + "".join(f"{run_us[w][i]:>20.1f}" for w in ways))
 
-# Robust relations at the longest length, with wide margins: the partly unrolled scan compiles
-# far faster than the Python loop, and on this backend unrolling bought no run time.
+# Relations at the longest length, with wide margins. On every backend the partly unrolled scan
+# compiles far faster than the Python loop. On the CPU, unrolling bought no run time; on a GPU each
+# loop iteration costs kernel launches, and the unrolled programs may well run faster.
 py, sc, mid = ways
 compile_ratio = compile_s[py][-1] / compile_s[mid][-1]
 print(f"length {lengths[-1]}: Python loop compile / {mid} compile = {compile_ratio:.1f} (asserted > 2)")
 print(f"length {lengths[-1]}: run time of lax.scan / Python loop = {run_us[sc][-1] / run_us[py][-1]:.2f} "
-      f"(asserted < 1), lax.scan / {mid} = {run_us[sc][-1] / run_us[mid][-1]:.2f} (asserted < 2)")
-assert compile_ratio > 2 and run_us[sc][-1] < run_us[py][-1] and run_us[sc][-1] < 2 * run_us[mid][-1]
+      f"(asserted < 1 on the CPU), lax.scan / {mid} = {run_us[sc][-1] / run_us[mid][-1]:.2f} "
+      f"(asserted < 2 on the CPU)")
+assert compile_ratio > 2
+if jax.default_backend() == "cpu":
+    assert run_us[sc][-1] < run_us[py][-1] and run_us[sc][-1] < 2 * run_us[mid][-1]
 
 fig, (left, right) = plt.subplots(1, 2, figsize=(7.5, 3.2))
 for name, marker in zip(ways, "osd"):

@@ -34,7 +34,10 @@ for _ in range(5):
 print(f"machine: {platform.machine()}, {os.cpu_count()} CPU cores, JAX backend: {jax.default_backend()}")
 print(f"call only (dispatch), median:   {statistics.median(dispatch) * 1e3:8.3f} ms")
 print(f"call + block_until_ready, median: {statistics.median(complete) * 1e3:6.3f} ms")
-assert statistics.median(complete) > 5 * statistics.median(dispatch)  # unblocked timing sees only dispatch
+ratio = statistics.median(complete) / statistics.median(dispatch)
+print(f"call + block_until_ready / call only: {ratio:.0f} (asserted > 5 on the CPU backend)")
+if jax.default_backend() == "cpu":  # the products take far longer than a dispatch on a CPU, not on a GPU
+    assert ratio > 5  # unblocked timing sees only dispatch
 
 # Anything that needs the values waits too: np.asarray, float(), print.
 # For a pytree of arrays, jax.block_until_ready waits for every leaf.

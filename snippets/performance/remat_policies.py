@@ -49,12 +49,15 @@ for use_scan in (False, True):
 ref = jax.tree.leaves(grads[False, "no checkpoint"])
 for g in grads.values():  # every policy, loop or scan: the same gradient
     assert all(jnp.allclose(a, b, atol=1e-4) for a, b in zip(ref, jax.tree.leaves(g)))
+on_cpu = jax.default_backend() == "cpu"  # the buffer plan and the cost model are the backend's
 for use_scan in (False, True):  # saving less means less memory and more recomputation
     m, f = [mem[use_scan, n] for n in policies], [flops[use_scan, n] for n in policies]
-    assert all(a > b for a, b in zip(m, m[1:])) and all(a < b for a, b in zip(f, f[1:]))
-    assert f[1] < 1.05 * f[0]  # checkpoint_dots recomputes only cheap elementwise operations
-# cost_analysis counts a loop body once, not once per iteration
-assert flops[True, "no checkpoint"] < flops[False, "no checkpoint"] / 3
+    assert m[-1] < m[0] and f[-1] > f[0]  # nothing_saveable against no checkpoint, on any backend
+    if on_cpu:  # the whole order, policy by policy
+        assert all(a > b for a, b in zip(m, m[1:])) and all(a < b for a, b in zip(f, f[1:]))
+        assert f[1] < 1.05 * f[0]  # checkpoint_dots recomputes only cheap elementwise operations
+if on_cpu:  # the CPU's cost_analysis counts a loop body once, not once per iteration
+    assert flops[True, "no checkpoint"] < flops[False, "no checkpoint"] / 3
 
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
 ys = range(len(policies))

@@ -40,5 +40,8 @@ print(f"with / without: temporaries {mem1.temp_size_in_bytes / mem0.temp_size_in
 assert all(jnp.allclose(a, b, atol=1e-5) for a, b in zip(jax.tree.leaves(g0), jax.tree.leaves(g1)))
 assert mem1.temp_size_in_bytes < 0.75 * mem0.temp_size_in_bytes  # activations no longer kept
 assert 1.1 * fl0 < fl1 < 1.25 * fl0  # recomputation, but less than a second full forward pass
-for m in (mem0, mem1):  # on this CPU backend, the "peak" counts only arguments and outputs
-    assert m.peak_memory_in_bytes == m.argument_size_in_bytes + m.output_size_in_bytes
+if jax.default_backend() == "cpu":  # the CPU's "peak" counts only arguments and outputs
+    for m in (mem0, mem1):
+        assert m.peak_memory_in_bytes == m.argument_size_in_bytes + m.output_size_in_bytes
+else:  # a GPU, for one, simulates its buffer plan, temporaries included: the peak drops with remat
+    assert mem1.peak_memory_in_bytes < mem0.peak_memory_in_bytes

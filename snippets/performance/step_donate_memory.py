@@ -36,9 +36,10 @@ for name, row in stats.items():
 
 (*_, alias0, temp0, total0), (*_, alias1, temp1, total1) = stats.values()
 saved = total0 - total1
-print(f"saved: {saved:.2f} MiB, {saved / state_mb:.0%} of the state (asserted between 50% and 100%)")
+print(f"saved: {saved:.2f} MiB, {saved / state_mb:.0%} of the state (asserted between 50% and 100% on the CPU)")
 assert alias0 == 0 and abs(alias1 - state_mb) < 0.01  # every state buffer is reused for its output
-assert temp1 > temp0 and 0.5 * state_mb < saved < state_mb  # some scratch instead: less than a full copy
+if jax.default_backend() == "cpu":  # scratch sizes are the CPU's buffer plan; a GPU's plan differs
+    assert temp1 > temp0 and 0.5 * state_mb < saved < state_mb  # some scratch instead: less than a full copy
 
 step = jax.jit(train_step, donate_argnums=(0, 1))
 old_leaves = jax.tree.leaves((params, opt_state))

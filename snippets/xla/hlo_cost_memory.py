@@ -12,8 +12,9 @@ compiled = jax.jit(mlp).lower(w1, w2, x).compile()
 
 cost = compiled.cost_analysis()  # a dict; keys and values depend on the backend
 print({key: cost[key] for key in ("flops", "transcendentals", "bytes accessed")})
-assert cost["flops"] == 2 * 64 * 128 * 256 + 2 * 64 * 256 * 10  # two matrix products
-assert cost["transcendentals"] == 64 * 256  # one tanh per hidden unit
+if jax.default_backend() == "cpu":  # the CPU's cost model; a GPU counts by its own rules
+    assert cost["flops"] == 2 * 64 * 128 * 256 + 2 * 64 * 256 * 10  # two matrix products
+    assert cost["transcendentals"] == 64 * 256  # one tanh per hidden unit
 
 memory = compiled.memory_analysis()  # bytes, per device
 print(f"arguments {memory.argument_size_in_bytes}, output {memory.output_size_in_bytes}, "

@@ -35,5 +35,7 @@ for name, ops in fused.items():
     print(f"{name}: {len(ops)} instructions, including", sorted(set(ops) - {"parameter", "constant"}))
 
 assert entry.count("fusion") >= 1 and "tanh" not in entry  # the elementwise chain left the entry
-assert any("tanh" in ops for ops in fused.values())  # ... and sits inside a fused computation
-assert len([op for op in entry if op != "parameter"]) < len(stablehlo_ops) / 4
+assert any("tanh" in ops for name, ops in comps.items() if not name.startswith("%main"))  # ... for a fusion
+if jax.default_backend() == "cpu":  # the CPU's grouping (a dot, one fusion); other backends differ
+    assert any("tanh" in ops for ops in fused.values())  # in the computation named fused_computation
+    assert len([op for op in entry if op != "parameter"]) < len(stablehlo_ops) / 4
