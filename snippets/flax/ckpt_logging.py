@@ -1,8 +1,10 @@
 """Orbax logs through absl: which messages pass at the default level, and how to keep warnings off stderr."""
 import logging
+import os
 import tempfile
 
 import absl.logging
+import jax.numpy as jnp
 import orbax.checkpoint as ocp
 
 
@@ -21,9 +23,16 @@ absl_logger.addHandler(keep)
 absl_logger.propagate = False  # normally records go on to a stderr handler on the root logger
 
 absl.logging.set_verbosity(absl.logging.WARNING)  # absl's default level
+with tempfile.TemporaryDirectory() as tmp, ocp.StandardCheckpointer() as checkpointer:
+    tree = {"w": jnp.arange(3.0)}
+    checkpointer.save(os.path.join(tmp, "step_1"), tree)  # the current API: save and restore
+    checkpointer.restore(os.path.join(tmp, "step_1"), tree)
+print("at WARNING, save and restore:", [(r.levelname, r.getMessage()[:55]) for r in keep.records])
+assert keep.records == []  # nothing to hide: they log nothing at this level
+
 with tempfile.TemporaryDirectory() as tmp:  # an older-style call: Orbax logs a warning
     ocp.CheckpointManager(tmp, checkpointers=ocp.PyTreeCheckpointer()).close()
-print("at WARNING:", [(r.levelname, r.getMessage()[:55]) for r in keep.records])
+print("at WARNING, older-style call:", [(r.levelname, r.getMessage()[:55]) for r in keep.records])
 assert [r.levelname for r in keep.records] == ["WARNING"]
 
 keep.records.clear()
@@ -31,7 +40,7 @@ absl.logging.set_verbosity(absl.logging.ERROR)  # warnings and below are dropped
 with tempfile.TemporaryDirectory() as tmp:
     ocp.CheckpointManager(tmp, checkpointers=ocp.PyTreeCheckpointer()).close()
     absl.logging.error("an error record")  # stands in for an Orbax error, which still passes
-print("at ERROR:  ", [(r.levelname, r.getMessage()[:55]) for r in keep.records])
+print("at ERROR, older-style call:  ", [(r.levelname, r.getMessage()[:55]) for r in keep.records])
 assert [r.levelname for r in keep.records] == ["ERROR"]
 
 absl_logger.removeHandler(keep)

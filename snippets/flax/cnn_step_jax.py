@@ -38,4 +38,4 @@ model.train()  # same name as in PyTorch; a no-op here, with no Dropout or Batch
 losses = [float(train_step(model, optimizer, x, y)) for _ in range(5)]
 print("input", x.shape, "| conv1 kernel", model.conv1.kernel.shape)
 print("loss per step:", np.round(losses, 4))
-assert losses[-1] < losses[0]  # five Adam steps on one batch lower its loss
+assert all(b < a for a, b in zip(losses, losses[1:]))  # each of the five Adam steps lowers the loss

@@ -1,43 +1,39 @@
-"""A custom Variable type holds an EMA of a weight: updated with [...], ignored by the optimizer."""
+"""nnx.EMA: a moving average of the weights, updated in the jitted train step, used for evaluation."""
 import jax
 import jax.numpy as jnp
 import optax
 from flax import nnx
 
-
-class EMA(nnx.Variable):  # not a Param: no gradient, no optimizer state
-    pass
-
-
-class Net(nnx.Module):
-    def __init__(self, rngs: nnx.Rngs):
-        self.linear = nnx.Linear(3, 1, rngs=rngs)
-        self.kernel_ema = EMA(self.linear.kernel[...])  # starts as a copy of the kernel
-
-    def __call__(self, x):
-        return self.linear(x)
-
-    def update_ema(self, decay=0.9):
-        self.kernel_ema[...] = decay * self.kernel_ema[...] + (1 - decay) * self.linear.kernel[...]
-
-
-model = Net(nnx.Rngs(0))
+model = nnx.Linear(3, 1, rngs=nnx.Rngs(0))
 optimizer = nnx.Optimizer(model, optax.sgd(0.1, momentum=0.9), wrt=nnx.Param)
+ema = nnx.EMA(model, decay=0.9, only=nnx.Param)  # a copy of the Params, averaged from now on
+ema_model = ema.apply_to(model)  # the model with the EMA's variables in place of its Params
+
+
+@nnx.jit
+def train_step(model, optimizer, ema, x, y):
+    grads = nnx.grad(lambda m: jnp.mean((m(x) - y) ** 2))(model)
+    optimizer.update(model, grads)
+    ema.update(model)  # ema = decay * ema + (1 - decay) * weights, for every tracked Param
+
+
+@nnx.jit
+def predict(model, x):
+    return model(x)
+
+
 x = jnp.linspace(-1.0, 1.0, 12).reshape(4, 3)
 y = jnp.ones((4, 1))
-expected = model.kernel_ema[...]
+expected = model.kernel[...]
 for _ in range(5):
-    grads = nnx.grad(lambda m: jnp.mean((m(x) - y) ** 2))(model)
-    optimizer.update(model, grads)  # changes the Params only
-    model.update_ema()
-    expected = 0.9 * expected + 0.1 * model.linear.kernel[...]  # the same average, by hand
+    train_step(model, optimizer, ema, x, y)
+    expected = 0.9 * expected + 0.1 * model.kernel[...]  # the same average, by hand
 
-print("gradients for:", sorted(nnx.to_pure_dict(grads)))
-opt_shapes = jax.tree.map(jnp.shape, nnx.to_pure_dict(nnx.state(optimizer)))
-print("optimizer state:", opt_shapes)
-print("kernel:", [f"{v:.3f}" for v in model.linear.kernel[...].ravel()])
-print("EMA:   ", [f"{v:.3f}" for v in model.kernel_ema[...].ravel()])
-assert sorted(nnx.to_pure_dict(grads)) == ["linear"]
-assert list(opt_shapes["opt_state"][0]["trace"]) == ["linear"]  # no momentum for the EMA
-assert jnp.allclose(model.kernel_ema[...], expected, atol=1e-6)  # only update_ema changed it
-assert not jnp.allclose(model.kernel_ema[...], model.linear.kernel[...])
+print("EMA tracks:", jax.tree.map(jnp.shape, nnx.to_pure_dict(ema.params)))
+print("kernel:    ", [f"{v:.3f}" for v in model.kernel[...].ravel()])
+print("EMA kernel:", [f"{v:.3f}" for v in ema_model.kernel[...].ravel()])
+print("eval with the EMA weights:", [f"{v:.3f}" for v in predict(ema_model, x).ravel()])
+assert ema_model.kernel is ema.params["kernel"]  # a view of the EMA, not a copy
+assert jnp.allclose(ema_model.kernel[...], expected, atol=1e-6)  # built before training, still current
+assert not jnp.allclose(ema_model.kernel[...], model.kernel[...])
+assert jnp.allclose(predict(ema_model, x), x @ expected + ema.params["bias"][...], atol=1e-6)

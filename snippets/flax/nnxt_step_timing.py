@@ -46,7 +46,7 @@ def split_step(model, optimizer):  # jax.jit on the state: split once, merge ins
     return step
 
 
-def median_us(width, batch, rounds):
+def quartiles_us(width, batch, rounds):  # per version: 25th percentile, median, 75th percentile
     x = jax.random.normal(jax.random.key(1), (batch, 16))
     y = jax.random.normal(jax.random.key(2), (batch, 1))
     models = [MLP(width, nnx.Rngs(0)) for _ in range(4)]  # the same initial weights, four times
@@ -67,33 +67,34 @@ def median_us(width, batch, rounds):
     steps["jax.jit"].write_back()
     kernels = [np.asarray(m.l2.kernel[...]) for m in models]
     assert all(np.allclose(k, kernels[0], atol=1e-6) for k in kernels)  # same steps, same weights
-    return {name: 1e6 * statistics.median(t) for name, t in times.items()}
+    return {name: [1e6 * q for q in statistics.quantiles(t, n=4)] for name, t in times.items()}
 
 
-small = median_us(width=32, batch=32, rounds=100)
-large = median_us(width=1024, batch=256, rounds=20)
+small = quartiles_us(width=32, batch=32, rounds=100)
+large = quartiles_us(width=1024, batch=256, rounds=50)
 print(f"machine: {platform.machine()}, {os.cpu_count()} CPU cores, backend: {jax.default_backend()}")
-print("small MLP: 16-32-32-1, batch 32, median of 100 steps; large MLP: 16-1024-1024-1, batch 256, "
-      "median of 20 steps")
-print("each after one warm-up step; the parameters agree across versions (atol 1e-6)\n")
-print(f"{'version':<16}{'small MLP (µs)':>16}{'large MLP (µs)':>16}")
+print("small MLP: 16-32-32-1, batch 32, 100 steps; large MLP: 16-1024-1024-1, batch 256, 50 steps")
+print("each after one warm-up step; the parameters agree across versions (atol 1e-6)")
+print("each cell: median [25th-75th percentile] of the single steps, in µs\n")
+print(f"{'version':<16}{'small MLP':>22}{'large MLP':>28}")
 for name in small:
-    print(f"{name:<16}{small[name]:>16.0f}{large[name]:>16.0f}")
+    cells = [f"{q[1]:.0f} [{q[0]:.0f}-{q[2]:.0f}]" for q in (small[name], large[name])]
+    print(f"{name:<16}{cells[0]:>22}{cells[1]:>28}")
 ratios = {}
 for label, t in [("small", small), ("large", large)]:
-    ratios[label] = t["nnx.jit"] / t["jax.jit"]
-    extra = t["nnx.jit"] - t["jax.jit"]
-    print(f"{label} MLP: nnx.jit minus jax.jit = {extra:+.0f} µs per step, "
-          f"nnx.jit / jax.jit = {ratios[label]:.2f}")
+    ratios[label] = t["nnx.jit"][1] / t["jax.jit"][1]
+    print(f"{label} MLP: median nnx.jit / median jax.jit = {ratios[label]:.2f}")
 assert ratios["small"] > ratios["large"]  # the same Python work weighs more on a short step
 
 names, pos = list(small), np.arange(len(small))
 plt.figure(figsize=(5, 3.2))
-plt.bar(pos - 0.2, [small[n] for n in names], 0.4, label="small MLP")
-plt.bar(pos + 0.2, [large[n] for n in names], 0.4, label="large MLP")
+for shift, t, label in [(-0.2, small, "small MLP"), (0.2, large, "large MLP")]:
+    med = np.array([t[n][1] for n in names])
+    spread = [med - [t[n][0] for n in names], [t[n][2] for n in names] - med]  # 25th to 75th percentile
+    plt.bar(pos + shift, med, 0.4, yerr=spread, capsize=3, label=label)
 plt.xticks(pos, names, rotation=15)
 plt.yscale("log")
-plt.ylim(top=3 * max(large.values()))  # room for the legend
+plt.ylim(top=3 * max(q[2] for q in large.values()))  # room for the legend
 plt.ylabel("time per step (µs)")
 plt.title("Same train step, four ways")
 plt.legend(loc="upper center", ncol=2)

@@ -1,6 +1,7 @@
-"""Where a Flax model runs: on JAX's default device, with no device code; Flax itself is pure Python."""
-import importlib.metadata
+"""Where a Flax model runs: on JAX's default device, with no device code; jax.device_put moves its state."""
 import os
+
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "2")  # emulated CPU devices; only the CPU backend reads this
 import platform
 import jax
 import jax.numpy as jnp
@@ -13,10 +14,13 @@ where = {d for leaf in jax.tree.leaves(nnx.state(model)) for d in leaf.devices()
 print("parameters and output live on:", sorted(str(d) for d in where))
 assert where == {jax.devices()[0]}  # JAX's default device, chosen by the installed jaxlib
 
-# Flax ships no compiled code: the compiled part, one build per platform, is jaxlib.
-flax_dist = importlib.metadata.distribution("flax")
-tag = [line for line in flax_dist.read_text("WHEEL").splitlines() if line.startswith("Tag:")]
-compiled = [f for f in flax_dist.files if f.suffix in {".so", ".pyd", ".dylib"}]
-print(f"flax {flax_dist.version}: {tag[0]}, {len(compiled)} compiled files;"
-      f" jaxlib {importlib.metadata.version('jaxlib')}")
-assert tag == ["Tag: py3-none-any"] and not compiled
+# The accelerators if there are 2 of them, else 2 emulated CPU devices; devices[1] is not the default.
+devices = jax.devices()[:2] if jax.device_count() >= 2 else jax.devices("cpu")[:2]
+print(f"{len(devices)} devices: {devices[0].platform}")
+device = devices[1]
+# The counterpart of model.to(device): move the state, then write it back into the model.
+nnx.update(model, jax.device_put(nnx.state(model), device))
+y = model(jnp.ones((1, 3)))  # the computation runs where the parameters are
+where = {d for leaf in jax.tree.leaves(nnx.state(model)) for d in leaf.devices()} | y.devices()
+print(f"after jax.device_put to {device}: parameters and output live on", sorted(str(d) for d in where))
+assert device != jax.devices()[0] and where == {device}
