@@ -36,8 +36,11 @@ print(json.dumps({"backend": jax.default_backend(), "seconds": seconds, "hits": 
 print(f"machine: {platform.machine()}, {os.cpu_count()} CPU cores")
 runs = []
 with tempfile.TemporaryDirectory() as cache_dir:
-    for label in ("first process", "second process"):
-        out = subprocess.run([sys.executable, "-c", CHILD, cache_dir], check=True,
+    # The third process adds one flag to XLA_FLAGS: the cache key hashes the flags (jax/_src/cache_key.py).
+    for label, flag in (("first process", ""), ("second process", ""),
+                        ("third process, one more XLA flag", "--xla_cpu_enable_fast_math=false")):
+        env = dict(os.environ, XLA_FLAGS=(os.environ.get("XLA_FLAGS", "") + " " + flag).strip())
+        out = subprocess.run([sys.executable, "-c", CHILD, cache_dir], check=True, env=env,
                              capture_output=True, text=True).stdout
         runs.append(json.loads(out))
         # JAX names each compiled program "<key>-cache" (jax/_src/lru_cache.py); on a GPU, XLA also
@@ -49,8 +52,9 @@ with tempfile.TemporaryDirectory() as cache_dir:
               f"entries in the cache {len(files)}")
     print("for example:", files[0][:24] + "...")
 
-cold, warm = (statistics.median(run["seconds"]) for run in runs)
+cold, warm = (statistics.median(run["seconds"]) for run in runs[:2])
 print(f"second / first: {warm / cold:.2f} (asserted < 0.5)")
 assert runs[0]["hits"] == 0 and runs[1]["hits"] == 3  # every program came from the cache
 assert runs[0]["files"] == runs[1]["files"] == 3  # one entry per program; the second process added none
+assert runs[2]["hits"] == 0 and runs[2]["files"] == 6  # another flag, other keys: three new entries
 assert warm < 0.5 * cold  # loading is much faster than compiling

@@ -21,6 +21,11 @@ assert [v.aval.str_short() for v in jaxpr.invars] == ["float32[3,2]", "float32[2
 assert [v.aval.str_short() for v in jaxpr.constvars] == ["float32[2]"]  # `scale` became a constant
 assert [eqn.primitive.name for eqn in jaxpr.eqns] == [
     "dot_general", "broadcast_in_dim", "add", "tanh", "broadcast_in_dim", "mul"]
+# Rank promotion: jax.numpy gives b (shape (2,)) a leading axis of size 1, and the add primitive
+# itself stretches that axis to the 4 rows of x @ w, with no equation of its own.
+broadcast_b, add = jaxpr.eqns[1], jaxpr.eqns[2]
+assert broadcast_b.outvars[0].aval.str_short() == "float32[1,2]"
+assert [v.aval.str_short() for v in add.invars] == ["float32[4,2]", "float32[1,2]"]
 # Every value has a shape: the jaxpr knows the result is 4 x 2 before anything runs.
 assert [v.aval.str_short() for v in jaxpr.outvars] == ["float32[4,2]"]
 

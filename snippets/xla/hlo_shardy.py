@@ -1,6 +1,8 @@
-"""Shardy partitions sharded programs: sdy ops in the StableHLO, collectives in the compiled HLO."""
+"""Sharded programs: Shardy's shardings (sdy) in the StableHLO; XLA's SPMD partitioner writes each device's program."""
+import glob
 import os
 import re
+import tempfile
 
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
@@ -31,10 +33,32 @@ assert jax.config.jax_use_shardy_partitioner  # the default in the pinned JAX
 assert any(line.startswith("sdy.mesh @") for line in sdy_lines)  # the mesh, as a Shardy op
 assert "sdy.sharding" in sdy_names  # ... and the arguments' shardings, as Shardy attributes
 assert "f32[1,4]" in entry.splitlines()[1]  # each device holds one row of the 8 x 4 input
-assert " all-reduce(" in entry  # the partitioner added the sum over devices
+assert " all-reduce(" in entry  # the sum over devices
 assert jnp.allclose(column_sums(x), jnp.sin(jnp.arange(32.0).reshape(8, 4)).sum(axis=0))
 
-# Migration note: the older partitioner, GSPMD, writes mhlo.sharding strings instead of sdy ops.
+# Who does what: dump the module after Shardy's pass (shardy-xla) and after XLA's SPMD partitioner.
+with tempfile.TemporaryDirectory() as dump:
+    lowered.compile(compiler_options={"xla_dump_to": dump, "xla_dump_hlo_pass_re": "shardy-xla|spmd-partitioning"})
+    after = {}
+    for name in os.listdir(dump):
+        for pass_name in ("shardy-xla", "spmd-partitioning"):
+            if f".after_{pass_name}." in name:
+                with open(os.path.join(dump, name)) as f:
+                    text = f.read()
+                after[pass_name] = text[text.index("ENTRY"):]
+    shardy_stages = sorted(os.path.basename(p) for p in glob.glob(os.path.join(dump, "shardy", "*", "*.mlir")))
+for pass_name in (p for p in ("shardy-xla", "spmd-partitioning") if p in after):  # in pass order
+    print(f"after {pass_name}: {after[pass_name].splitlines()[0]} | all-reduce: {' all-reduce(' in after[pass_name]}")
+print("Shardy's own stages:", shardy_stages)
+if devices[0].platform == "cpu":  # XLA:CPU's pass names, read off this run
+    # After Shardy: still the whole 8 x 4 program, each instruction with its sharding, no collective.
+    assert "f32[8,4]" in after["shardy-xla"].splitlines()[0] and " sharding={" in after["shardy-xla"]
+    assert " all-reduce(" not in after["shardy-xla"]
+    # After the SPMD partitioner: one device's program, with the all-reduce.
+    assert "f32[1,4]" in after["spmd-partitioning"].splitlines()[0] and " all-reduce(" in after["spmd-partitioning"]
+    assert any(n.endswith("after_propagation.mlir") for n in shardy_stages)
+
+# Migration note: the older path, GSPMD, writes mhlo.sharding strings instead of sdy ops.
 jax.config.update("jax_use_shardy_partitioner", False)
 gspmd_text = column_sums.lower(x).as_text()
 jax.config.update("jax_use_shardy_partitioner", True)

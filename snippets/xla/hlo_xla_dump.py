@@ -26,14 +26,16 @@ jax.jit(first)(x).block_until_ready()
 os.environ["XLA_FLAGS"] = "--xla_dump_to=" + sys.argv[2]  # after a computation: too late too
 jax.jit(second)(x).block_until_ready()
 jax.jit(third, compiler_options={"xla_dump_to": sys.argv[3]})(x).block_until_ready()  # one function
+print(jax.default_backend())
 """
 
 with tempfile.TemporaryDirectory() as tmp:
     dump, *late, per_function = (os.path.join(tmp, d) for d in ("dump", "late1", "late2", "third"))
     env = dict(os.environ, XLA_FLAGS=f"--xla_dump_to={dump}")  # set before the child starts JAX
-    subprocess.run([sys.executable, "-c", CHILD, *late, per_function], env=env, check=True)
+    backend = subprocess.run([sys.executable, "-c", CHILD, *late, per_function], env=env, check=True,
+                             stdout=subprocess.PIPE, text=True).stdout.strip()
     names = sorted(os.listdir(dump))
-    print(f"{len(names)} entries in the dump folder; those of jit(first):")
+    print(f"backend {backend}: {len(names)} entries in the dump folder; those of jit(first):")
     for name in (n for n in names if ".jit_first" in n):
         path = os.path.join(dump, name)
         print("  ", name + ("/ " + ", ".join(sorted(os.listdir(path))) if os.path.isdir(path) else ""))
@@ -50,3 +52,8 @@ with tempfile.TemporaryDirectory() as tmp:
     assert any(n.endswith(".jit_second.before_optimizations.txt") for n in names)  # still the first folder
     assert not any(os.path.exists(d) for d in late)  # changing XLA_FLAGS in the running process did nothing
     assert {n.split(".")[1] for n in os.listdir(per_function)} == {"jit_third"}  # one function's dump
+    if backend == "cpu":  # XLA:CPU's file names; a GPU's optimized HLO is named after the GPU
+        assert optimized[0].endswith(".jit_first.cpu_after_optimizations.txt")
+        for report in ("-buffer-assignment.txt", "-live-range.txt", "-memory-usage-report.txt"):
+            assert any(n.endswith(".jit_first.cpu_after_optimizations" + report) for n in names)
+        assert any(".jit_first.obj-file." in n and n.endswith(".o") for n in names)  # the kernel's machine code

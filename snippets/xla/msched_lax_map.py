@@ -26,11 +26,15 @@ def mapped(x):  # lax.map: one loop body that runs six times, one chain after th
 N = 8192
 big = jax.ShapeDtypeStruct((N, N), jnp.float32)
 ONE = N * N * 4  # bytes of one N x N intermediate
-temp = {fn.__name__: jax.jit(fn).lower(big).compile().memory_analysis().temp_size_in_bytes
-        for fn in (unrolled, mapped)}  # default scheduler type
+memory_optimized = {"xla_cpu_scheduler_type": "CPU_SCHEDULER_TYPE_MEMORY_OPTIMIZED"}
+temp = {name: jax.jit(fn, compiler_options=options).lower(big).compile().memory_analysis().temp_size_in_bytes
+        for name, fn, options in (("unrolled", unrolled, None),  # None: the default scheduler type
+                                  ("unrolled, memory-optimized", unrolled, memory_optimized),
+                                  ("mapped", mapped, None))}
 for name, t in temp.items():
-    print(f"{name:<9} temp {t / 2**30:5.2f} GiB = {t / ONE:5.2f} intermediates of {ONE // 2**20} MiB")
-assert round(temp["unrolled"] / ONE) == 2 * CHAINS  # the default did not back off at this size
+    print(f"{name:<26} temp {t / 2**30:5.2f} GiB = {t / ONE:5.2f} intermediates of {ONE // 2**20} MiB")
+assert round(temp["unrolled"] / ONE) == 2 * CHAINS  # the pinned jaxlib's default did not back off at this size
+assert round(temp["unrolled, memory-optimized"] / ONE) == 2  # six times less was on offer
 assert round(temp["mapped"] / ONE) == 2  # the loop reuses its body's buffers
 
 x = jax.random.normal(jax.random.key(0), (256, 256))  # the same numbers, at a small size

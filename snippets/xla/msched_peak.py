@@ -32,7 +32,9 @@ for kind in ("DEFAULT", "MEMORY_OPTIMIZED", "CONCURRENCY_OPTIMIZED"):
 assert round(temp["MEMORY_OPTIMIZED"] / ONE) == 2
 # Concurrency-optimized: every chain's a and b are alive together.
 assert round(temp["CONCURRENCY_OPTIMIZED"] / ONE) == 2 * CHAINS
-# On this jaxlib the default chose the concurrency-optimized schedule for this program.
+# The default is a policy that picks one of the two orders ...
+assert temp["DEFAULT"] in (temp["MEMORY_OPTIMIZED"], temp["CONCURRENCY_OPTIMIZED"])
+# ... and on this jaxlib it chose the concurrency-optimized schedule for this program.
 assert temp["DEFAULT"] == temp["CONCURRENCY_OPTIMIZED"]
 # Only the order changed, not the arithmetic.
 assert all(jnp.allclose(r, result["DEFAULT"]) for r in result.values())
