@@ -9,7 +9,9 @@ w0 = torch.from_numpy(rng.normal(size=3).astype(np.float32))
 # Tape style: mark the leaf, run forward, call backward, read .grad.
 w = w0.clone().requires_grad_(True)
 loss = torch.tanh(x @ w).sum()
-print("loss.backward() returns:", loss.backward())
+returned = loss.backward()  # fills w.grad as a side effect
+print("loss.backward() returns:", returned)
+assert returned is None
 print("w.grad:              ", w.grad.numpy())
 
 

@@ -17,3 +17,6 @@ print("grad through jnp.round:", g_round, "  through round_ste:", g_ste)
 assert jnp.array_equal(round_ste(x), jnp.round(x))  # bit-for-bit the same forward values
 assert jnp.array_equal(g_round, jnp.zeros_like(x))  # round is flat almost everywhere
 assert jnp.array_equal(g_ste, jnp.ones_like(x))  # the estimator passes the gradient through
+zero_term = lambda x: x - jax.lax.stop_gradient(x)
+assert jnp.array_equal(zero_term(x), jnp.zeros_like(x))  # exactly zero forward
+assert jnp.array_equal(jax.grad(lambda x: jnp.sum(zero_term(x)))(x), jnp.ones_like(x))  # gradient one

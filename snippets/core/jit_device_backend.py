@@ -18,6 +18,18 @@ print(len(caught), "warnings; the first:", caught[0].category.__name__, "-", cau
 assert len(caught) == 2 and all(w.category is DeprecationWarning for w in caught)
 assert "backend and device argument on jit is deprecated" in str(caught[0].message)
 assert on_device(jnp.ones(2)).devices() == {target}
+# Neither combines with the other, nor with in_shardings or out_shardings.
+sharding = jax.sharding.SingleDeviceSharding(target)
+combination_errors = []
+with warnings.catch_warnings(record=True):
+    warnings.simplefilter("always")
+    for options in ({"device": target, "backend": "cpu"}, {"device": target, "in_shardings": sharding},
+                    {"backend": "cpu", "out_shardings": sharding}):
+        try:
+            jax.jit(add_one, **options)(jnp.ones(2))
+        except ValueError as err:
+            combination_errors.append(err)
+assert len(combination_errors) == 3
 
 # The replacement: commit the input to the device; jit runs where its inputs are.
 x = jax.device_put(jnp.ones(2), target)

@@ -22,3 +22,11 @@ assert "Attempted boolean conversion of traced array" in str(error)
 assert "depends on the value of the argument x" in str(error)  # it names the culprit
 # It is a kind of ConcretizationTypeError, which is a TypeError.
 assert isinstance(error, jax.errors.ConcretizationTypeError) and isinstance(error, TypeError)
+# int(x) raises a ConcretizationTypeError itself; range(x) raises a sibling, not a subclass.
+int_error = None
+try:
+    jax.jit(lambda v: int(v))(jnp.float32(2.0))
+except jax.errors.ConcretizationTypeError as err:
+    int_error = err
+assert type(int_error) is jax.errors.ConcretizationTypeError
+assert not issubclass(jax.errors.TracerIntegerConversionError, jax.errors.ConcretizationTypeError)

@@ -22,3 +22,8 @@ for policy in (False, True, jax.Inline.JAX_EARLY):
         assert jaxpr_calls == 0 and stablehlo_calls == 0
 
 print("all policies:", [p.name for p in jax.Inline])
+# XLA_EARLY and XLA_LATE keep the call in StableHLO and mark it for XLA's inliner.
+for policy in (jax.Inline.XLA_EARLY, jax.Inline.XLA_LATE):
+    nested = jax.jit(inner, inline=policy)
+    text = jax.jit(lambda x: nested(x) + 1.0).lower(1.0).as_text()
+    assert text.count("call @inner") == 1 and f'inlineable = "{policy.value}"' in text

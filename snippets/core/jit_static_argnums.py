@@ -34,3 +34,11 @@ assert traces == [2]
 
 by_name = jax.jit(power, static_argnames="n")
 assert jnp.allclose(by_name(x, 3), x ** 8) and jnp.allclose(by_position(x, 3), x ** 8)
+# Both given: the signature is not read, so n passed by position is traced, and range(n) fails.
+both = jax.jit(power, static_argnums=(), static_argnames="n")
+try:
+    both(x, 3)
+    raised = False
+except jax.errors.TracerIntegerConversionError:
+    raised = True
+assert raised and jnp.allclose(both(x, n=3), x ** 8)

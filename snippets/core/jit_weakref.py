@@ -1,4 +1,6 @@
 """jax.jit keeps a weak reference to the function: a callable that cannot be weakly referenced fails."""
+import functools
+
 import jax
 import jax.numpy as jnp
 
@@ -20,8 +22,9 @@ class WeakScale(Scale):
 
 
 x = jnp.arange(3.0)
+wrapped = jax.jit(Scale(2.0))  # wrapping works; the error comes with the first call
 try:
-    jax.jit(Scale(2.0))(x)
+    wrapped(x)
     message = "no error"
 except TypeError as error:
     message = str(error)
@@ -36,3 +39,14 @@ fixes = {
 for name, value in fixes.items():
     print(f"{name:30s} -> {value}")
     assert jnp.allclose(value, 2 * x)
+# Functions, bound methods, partials and instances of ordinary classes can all be weakly referenced.
+class Plain:
+    def __call__(self, v):
+        return v * 2.0
+
+    def double(self, v):
+        return v * 2.0
+
+
+for fn in (Plain(), Plain().double, functools.partial(lambda f, v: v * f, 2.0)):
+    assert jnp.allclose(jax.jit(fn)(x), 2 * x)

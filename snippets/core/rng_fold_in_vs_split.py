@@ -8,6 +8,8 @@ def same(a, b):
 
 
 key = jax.random.key(0)
+# The defaults under which the equality below holds.
+assert jax.random.key_impl(key) == "threefry2x32" and jax.config.jax_threefry_partitionable
 example_keys = jax.random.split(key, 4)  # e.g. one key per example
 step_key = jax.random.fold_in(key, 0)  # e.g. the key for step 0, from the same parent
 print("fold_in(key, i) == split(key, 4)[i]:",

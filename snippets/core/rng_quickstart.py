@@ -1,4 +1,6 @@
 """Draw several kinds of random numbers from one seed: split once, one key per draw."""
+import inspect
+
 import jax
 import jax.numpy as jnp
 
@@ -17,3 +19,15 @@ assert noise.shape == (4,) and bool(jnp.all((noise >= -1.0) & (noise < 1.0)))
 assert index.dtype == jnp.int32 and bool(jnp.all((index >= 0) & (index < 10)))
 # A sampler is a function of its key: the same key gives the same array again.
 assert jnp.array_equal(w, jax.random.normal(w_key, (3, 2)))
+
+
+# Argument order: the key first; normal, uniform and randint take the shape next,
+# while bernoulli and categorical take p and logits before the shape.
+def leading(sampler, n):
+    return list(inspect.signature(sampler).parameters)[:n]
+
+
+assert all(leading(sampler, 2) == ["key", "shape"]
+           for sampler in (jax.random.normal, jax.random.uniform, jax.random.randint))
+assert leading(jax.random.bernoulli, 3) == ["key", "p", "shape"]
+assert leading(jax.random.categorical, 2) == ["key", "logits"]

@@ -18,7 +18,9 @@ print("x.add_(1.0) ->", type(method_error).__name__, method_error)
 assert "add_" in str(method_error)  # there are no in-place methods
 
 y = x.at[0].set(10.0)  # a new array with one element changed
-y = y + 1.0  # `y += 1.0` is the same: it rebinds y to a new array
+before = y
+y += 1.0  # allowed, but not in place: y is rebound to a new array
+assert y is not before and float(before[0]) == 10.0  # the old array is unchanged
 y = jnp.where(y > 5, 0.0, y)  # masked update, see below
 print("y:", y)
 print("x:", x)

@@ -36,6 +36,7 @@ print("traces:", traces)
 
 assert len(jax.tree.leaves(layer)) == 2  # the string is not a leaf
 assert [jax.tree_util.keystr(p) for p, _ in jax.tree.leaves_with_path(layer)] == [".kernel", ".bias"]
+assert all(isinstance(p[0], jax.tree_util.GetAttrKey) for p, _ in jax.tree.leaves_with_path(layer))
 assert traces == ["tanh", "relu"]
 # jax.tree.static(...) is shorthand for the same dataclasses.field metadata.
 assert dict(jax.tree.static(default="tanh").metadata) == {"static": True}

@@ -19,3 +19,4 @@ assert jax.tree.structure(adam_state.mu) == jax.tree.structure(params)
 assert jax.tree.structure(adam_state.nu) == jax.tree.structure(params)
 # Leaves: 1 step count + 4 first moments + 4 second moments.
 assert len(jax.tree.leaves(opt_state)) == 1 + 2 * len(jax.tree.leaves(params))
+assert type(opt_state[1]).__name__ == "EmptyState" and jax.tree.leaves(opt_state[1]) == []

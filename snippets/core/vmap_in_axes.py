@@ -25,6 +25,8 @@ show("in_axes=(0, 1)", columns, a, b.T)
 assert both.shape == shared.shape == columns.shape == (4,)
 assert jnp.allclose(both, jnp.sum(a * b, axis=1)) and jnp.allclose(columns, both)
 assert jnp.allclose(shared, jnp.sum(a * v, axis=1))
+assert jnp.allclose(jax.vmap(dot, in_axes=(0, -1))(a, b.T), both)  # -1: the last axis
+assert jnp.allclose(jax.vmap(dot, in_axes=(0,))(a, b=b), both)  # a keyword argument: axis 0
 
 
 def outer(a, b):  # (3,), (3,) -> (3, 3)

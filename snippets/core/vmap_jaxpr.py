@@ -20,3 +20,18 @@ assert [op for op in ops if op != "broadcast_in_dim"] == [e.primitive.name for e
 assert not {"scan", "while"} & set(ops)
 dot = batched.eqns[ops.index("dot_general")]
 assert dot.outvars[0].aval.shape == (5, 2)
+# Without jit, the vmapped function traces the Python body at every call; under jit, once.
+traces = []
+
+
+def counted(w, b, x):
+    traces.append(None)
+    return predict(w, b, x)
+
+
+eager = jax.vmap(counted, in_axes=(None, None, 0))
+eager(w, b, xs), eager(w, b, xs)
+assert len(traces) == 2
+compiled = jax.jit(eager)
+compiled(w, b, xs), compiled(w, b, xs)
+assert len(traces) == 3
