@@ -17,6 +17,10 @@ params = {"w": jax.random.normal(kw, (3,))}
 tx = optax.MultiSteps(optax.adam(0.1), every_k_schedule=4)  # update every 4 calls
 opt_state = tx.init(params)
 
+# The accumulator lives in the optimizer state: one array per parameter, of the same shape.
+print("accumulator:", jax.tree.map(jnp.shape, opt_state.acc_grads))
+assert jax.tree.map(jnp.shape, opt_state.acc_grads) == jax.tree.map(jnp.shape, params)
+
 accumulated = params
 for i, (xb, yb) in enumerate(zip(jnp.split(x, 4), jnp.split(y, 4))):  # 4 micro-batches of 8
     grads = jax.grad(loss_fn)(accumulated, xb, yb)

@@ -26,7 +26,14 @@ opt_state = tx.init(params)
 for _ in range(5):
     params, opt_state = train_step(params, opt_state, x, y)
 
-# Everything the run needs goes into one pytree; a typed key is stored as its raw words.
+# A typed key cannot be serialized as it is ...
+try:
+    serialization.to_bytes({"key": key})
+except TypeError as err:
+    print("to_bytes(typed key):", type(err).__name__)
+else:
+    raise AssertionError("a typed key was serialized")
+# ... so everything the run needs goes into one pytree, with the key as its raw words.
 state = {"params": params, "opt_state": opt_state, "step": 5, "key": jax.random.key_data(key)}
 with tempfile.TemporaryDirectory() as tmp:
     path = pathlib.Path(tmp) / "ckpt.msgpack"

@@ -38,3 +38,7 @@ mask = {"backbone": True, "head": False}
 tx2 = optax.selective_transform(optax.adam(1e-2), freeze_mask=mask)
 updates2, _ = tx2.update(grads, tx2.init(params), params)
 assert jax.tree.all(jax.tree.map(np.allclose, updates, updates2))
+
+# The older name optax.multi_transform is the same function as optax.partition.
+print("optax.multi_transform is optax.partition:", optax.multi_transform is optax.partition)
+assert optax.multi_transform is optax.partition

@@ -57,6 +57,21 @@ for old, new in deprecated.items():
     assert present(new), new
     print(f"{old:41} deprecated  -> {new} present")
 
+# `with mesh:` still works but warns; jax.make_mesh now defaults to Explicit axes, a hand-built Mesh to Auto.
+one_device = jax.devices()[:1]
+mesh = jax.sharding.Mesh(one_device, ("x",))
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    with mesh:
+        pass
+assert any(issubclass(w.category, DeprecationWarning) and "jax.set_mesh" in str(w.message) for w in caught)
+print(f"{'with mesh:':41} deprecated  -> jax.set_mesh present")
+assert present("jax.set_mesh")
+made = jax.make_mesh((1,), ("x",), devices=one_device)
+print(f"{'axis_types':41} make_mesh {made.axis_types[0]} | Mesh {mesh.axis_types[0]}")
+assert made.axis_types == (jax.sharding.AxisType.Explicit,)
+assert mesh.axis_types == (jax.sharding.AxisType.Auto,)
+
 # The legacy key constructor is not deprecated: it works without a warning.
 with warnings.catch_warnings():
     warnings.simplefilter("error")

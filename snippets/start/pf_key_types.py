@@ -21,6 +21,7 @@ assert jnp.array_equal(jax.random.normal(key, (3,)), jax.random.normal(legacy, (
 
 # A legacy key is plain data, so arithmetic on it silently "works"...
 print("legacy + 1:", legacy + 1)
+assert (legacy + 1).dtype == jnp.uint32 and (legacy + 1).shape == (2,)  # just more integers
 # ...while a typed key refuses, which catches mix-ups early.
 error = None
 try:

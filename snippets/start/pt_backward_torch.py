@@ -11,12 +11,13 @@ x, y = torch.from_numpy(x), torch.from_numpy(y)
 model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
 w = model[0].weight
 
-nn.functional.mse_loss(model(x), y).backward()  # 5. backward: fills w.grad
+returned = nn.functional.mse_loss(model(x), y).backward()  # 5. backward: fills w.grad
 first = w.grad.clone()
 nn.functional.mse_loss(model(x), y).backward()  # no zero_grad() in between
 print("w.grad shape:", tuple(w.grad.shape))
 print("second backward / first backward:", (w.grad / first).mean().item())
 
+assert returned is None  # backward() returns nothing: its result is in .grad
 assert torch.allclose(w.grad, 2 * first)  # the second gradient was added, not stored
 model.zero_grad()  # default set_to_none=True: the next backward starts fresh
 assert w.grad is None

@@ -26,7 +26,10 @@ mu = optax.tree.get(opt_state, "mu")
 print("count:", optax.tree.get(opt_state, "count"), "mu:", jax.tree.map(jnp.shape, mu))
 
 assert params["l1"]["kernel"].shape == (4, 8)  # (in, out), the transpose of torch
+nu = optax.tree.get(opt_state, "nu")
 assert jax.tree.structure(mu) == jax.tree.structure(params)  # one moment per parameter
+assert jax.tree.structure(nu) == jax.tree.structure(params)  # and the second moment too
+assert optax.tree.get(opt_state, "count") == 0  # created at once, before any step
 # No global seed: the same key gives the same weights, another key gives others.
 same = init_params(jax.random.key(0))
 assert all(jax.tree.leaves(jax.tree.map(jnp.array_equal, params, same)))

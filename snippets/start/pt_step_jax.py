@@ -39,6 +39,19 @@ print("count: old state", optax.tree.get(opt_state, "count"),
       "| new state", optax.tree.get(new_opt_state, "count"))
 
 assert jnp.allclose(new_params["l1"]["kernel"], params["l1"]["kernel"] + updates["l1"]["kernel"])
+# Adam itself ignores the params argument; adamw's weight decay needs it.
+grads = jax.grad(loss_fn)(params, x, y)
+without_params, _ = tx.update(grads, opt_state)
+assert all(jax.tree.leaves(jax.tree.map(jnp.array_equal, without_params, updates)))
+adamw = optax.adamw(1e-2)
+try:
+    adamw.update(grads, adamw.init(params))
+except ValueError:
+    needs_params = True
+else:
+    needs_params = False
+print("adamw.update without params raises ValueError:", needs_params)
+assert needs_params
 # Nothing was overwritten, so the same inputs replay the same step exactly.
 replay, _, _ = step(params, opt_state)
 assert all(jax.tree.leaves(jax.tree.map(jnp.array_equal, replay, new_params)))

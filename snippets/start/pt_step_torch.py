@@ -14,9 +14,10 @@ optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
 w = model[0].weight
 before = w.detach().clone()  # a copy is the only way to keep the old values
 nn.functional.mse_loss(model(x), y).backward()
-optimizer.step()  # 6. step: returns None, changes w and the Adam state in place
+returned = optimizer.step()  # 6. step: returns None, changes w and the Adam state in place
 print("largest change in 0.weight:", (w.detach() - before).abs().max().item())
 
+assert returned is None
 assert model[0].weight is w  # still the same tensor object ...
 assert not torch.equal(w.detach(), before)  # ... holding new values
 assert optimizer.state[w]["step"].item() == 1  # the step counter also lives inside
