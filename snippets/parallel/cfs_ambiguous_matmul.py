@@ -1,4 +1,5 @@
 """Explicit mode refuses a matmul whose output sharding is ambiguous; out_sharding= decides it."""
+import inspect
 import os
 
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
@@ -26,6 +27,15 @@ except Exception as err:  # JAX's ShardingTypeError, which jax.errors does not e
 print(type(error).__name__ + ":", str(error).split(". ")[0])
 assert type(error).__name__ == "ShardingTypeError"
 assert "specify the output sharding via the `out_sharding` parameter" in str(error)
+assert not hasattr(jax.errors, "ShardingTypeError")  # hence the check by name
+try:  # raised while tracing: eval_shape computes nothing and still fails
+    jax.eval_shape(jnp.matmul, a, w)
+except Exception as err:
+    assert type(err).__name__ == "ShardingTypeError"
+else:
+    raise AssertionError("eval_shape should fail the same way")
+for fn in (jnp.matmul, jnp.dot, jnp.einsum, jax.lax.dot_general):
+    assert "out_sharding" in inspect.signature(fn).parameters
 
 with jax.set_mesh(mesh):  # so that out_sharding can be a bare P
     full = jnp.matmul(a, w, out_sharding=P())  # every device gets the whole result
@@ -35,3 +45,14 @@ print("out_sharding=P('x', None):", jax.typeof(split))
 assert full.sharding.is_fully_replicated
 assert split.sharding.spec == P("x", None)
 assert np.allclose(full, a_host @ w_host) and np.allclose(split, a_host @ w_host)
+
+# One mesh axis for two result dimensions: f32[8@x,4] @ f32[4,8@x] would be f32[8@x,8@x].
+rows = jax.device_put(np.ones((8, 4), np.float32), NamedSharding(mesh, P("x", None)))
+cols = jax.device_put(np.ones((4, 8), np.float32), NamedSharding(mesh, P(None, "x")))
+try:
+    rows @ cols
+except Exception as err:
+    print(type(err).__name__ + ":", str(err).split(": ", 1)[1])
+    assert type(err).__name__ == "ShardingTypeError" and "f32[8@x,8@x]" in str(err)
+else:
+    raise AssertionError("a result split over x twice should fail")

@@ -15,6 +15,7 @@ mesh = jax.make_mesh((8,), ("x",), devices=devices)
 rows = NamedSharding(mesh, P("x", None))
 cols = NamedSharding(mesh, P(None, "x"))
 a = jnp.arange(64.0).reshape(8, 8)  # on one device, not yet committed to a sharding
+assert not a.committed
 
 scale = jax.jit(lambda a: a * 2, in_shardings=rows, out_shardings=cols)
 out = scale(a)  # a is split into rows on the way in; the result comes out in columns

@@ -37,3 +37,4 @@ for name, t in types.items():
 assert types["y"].sharding.spec == P("x", None)
 assert types["within"].sharding.spec == P("x")
 assert across.sharding.is_fully_replicated  # the sum over x needed an all-reduce
+assert "all-reduce" in f.lower(x).compile().as_text()

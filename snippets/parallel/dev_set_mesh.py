@@ -1,5 +1,6 @@
 """jax.set_mesh makes a mesh the default, so a bare PartitionSpec is enough to place data."""
 import os
+import threading
 
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
@@ -37,7 +38,22 @@ else:
 jax.set_mesh(mesh)
 try:
     assert jax.device_put(x, P("x")).sharding == NamedSharding(mesh, P("x"))
+    seen = {}  # the global setting belongs to this thread: another thread sees no mesh
+    worker = threading.Thread(target=lambda: seen.update(empty=jax.sharding.get_mesh().empty))
+    worker.start()
+    worker.join()
+    print("another thread sees an empty mesh:", seen["empty"])
+    assert seen["empty"] and not jax.sharding.get_mesh().empty
 finally:
     jax.set_mesh(None)  # leave no global mesh behind
 assert jax.sharding.get_mesh().empty
 print("after set_mesh(None): empty mesh =", jax.sharding.get_mesh().empty)
+
+# Not inside a traced function: set the mesh around the call instead.
+try:
+    jax.jit(lambda v: jax.set_mesh(mesh) and v)(x)
+except ValueError as err:
+    print("inside jax.jit -> ValueError:", err)
+    assert "outside of `jax.jit`" in str(err)
+else:
+    raise AssertionError("set_mesh inside jax.jit should fail")

@@ -3,7 +3,9 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 # The program that every process runs; only its process id differs.
 WORKER = r"""
@@ -15,8 +17,9 @@ from jax import P
 from jax.experimental import multihost_utils
 from jax.sharding import NamedSharding
 
-sys.stdout.reconfigure(line_buffering=True)  # whole lines, never mixed with gloo's own lines
-port, pid = sys.argv[1], int(sys.argv[2])
+port, pid, report = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+# Python's lines go to a file of their own: gloo's C++ code writes to the same stdout at any moment.
+sys.stdout = open(report, "w", buffering=1)
 jax.distributed.initialize(  # before any other JAX call
     coordinator_address=f"127.0.0.1:{port}", num_processes=2, process_id=pid,
     coordinator_bind_address=f"127.0.0.1:{port}",  # listen on loopback only
@@ -43,6 +46,10 @@ try:
     np.asarray(y)  # half of y lives in the other process
 except RuntimeError as err:
     print("np.asarray(y): RuntimeError:", str(err).split(". ")[0])
+try:
+    multihost_utils.process_allgather(y)  # tiled=False, the default
+except ValueError as err:
+    print("process_allgather(y): ValueError:", err)
 print("process_allgather(y)[:, 0]:", multihost_utils.process_allgather(y, tiled=True)[:, 0].tolist())
 jax.distributed.shutdown()
 """
@@ -53,7 +60,9 @@ with socket.socket() as s:  # let the OS pick a free port on the loopback interf
 # JAX's docs warn that proxy variables can make initialize() hang: leave them out.
 env = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS" and not k.lower().endswith("_proxy")}
 env.update(JAX_PLATFORMS="cpu", JAX_NUM_CPU_DEVICES="4")  # CPU by design: 2 processes x 4 emulated devices on one host
-procs = [subprocess.Popen([sys.executable, "-c", WORKER, str(port), str(i)], env=env, text=True,
+folder = Path(tempfile.mkdtemp())
+reports = [folder / f"process-{i}.txt" for i in range(2)]
+procs = [subprocess.Popen([sys.executable, "-c", WORKER, str(port), str(i), str(reports[i])], env=env, text=True,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i in range(2)]
 deadline = time.monotonic() + 120
 try:
@@ -67,15 +76,20 @@ finally:  # never leave a process behind, even after a timeout or an error
 total, views = sum(range(16)), []
 for i, (p, (out, err)) in enumerate(zip(procs, outs)):
     assert p.returncode == 0, err
-    gloo = [ln for ln in out.splitlines() if ln.startswith("[Gloo]")]  # gloo's own, in any order
-    lines = [ln for ln in out.splitlines() if not ln.startswith("[Gloo]")]
+    gloo = out.count("connected to 7 peer ranks")  # gloo's own lines, on the process's stdout
+    lines = reports[i].read_text().splitlines()
     views.append(lines)
     print(f"----- process {i}")
     print("\n".join(lines))
-    print(f"(gloo: {len(gloo)} ranks in this process, each connected to 7 peer ranks)")
-    assert len(gloo) == 4 and all("connected to 7 peer ranks" in ln for ln in gloo)
+    print(f"(gloo: {gloo} ranks in this process, each connected to 7 peer ranks)")
+    assert gloo == 4
     assert lines[0] == f"process {i} of 2: 4 local devices, 8 global, collectives: gloo"
     assert f"jit sum: {total:.1f} | shard_map psum: {total:.1f}" in lines
     assert f"process_allgather(y)[:, 0]: {[2.0 * r + 1 for r in range(0, 16, 2)]}" in lines
     assert any(ln.startswith("np.asarray(y): RuntimeError: Fetching value") for ln in lines)
+    assert any(ln.startswith("process_allgather(y): ValueError:") and "tiled=True" in ln
+               for ln in lines)
 assert views[0][1] == views[1][1]  # both processes list the same global devices
+for report in reports:  # leave nothing behind
+    report.unlink()
+folder.rmdir()

@@ -29,3 +29,15 @@ assert out.shape == (n,)
 assert jnp.allclose(out, (x * y).sum(axis=1))  # the same as a row-wise dot product
 assert not caught  # in the pinned JAX, calling pmap emits no DeprecationWarning
 
+# Slice i went to device i: the row order of the result is the device order.
+owners = [s.device for s in sorted(out.addressable_shards, key=lambda s: s.index[0].start)]
+print("row i computed on:", [d.id for d in owners])
+assert owners == list(devices)
+
+# The leading axis may not be longer than the number of devices.
+try:
+    jax.pmap(jnp.dot, devices=devices)(jnp.ones((2 * n, 10)), jnp.ones((2 * n, 10)))
+except ValueError as err:
+    print(f"{2 * n} rows on {n} devices -> {type(err).__name__}")
+else:
+    raise AssertionError(f"{2 * n} rows on {n} devices should fail")

@@ -36,3 +36,8 @@ gone = {
 }
 print("still present?", gone)
 assert not any(gone.values())
+assert hasattr(jax.config, "jax_enable_x64")  # a config option that does exist reads as present
+
+# Its docstring sends new code elsewhere.
+print("jax.pmap.__doc__:", jax.pmap.__doc__.splitlines()[0])
+assert jax.pmap.__doc__.startswith("Old way of doing parallel map. Use :py:func:`jax.shard_map` instead.")

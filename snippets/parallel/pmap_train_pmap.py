@@ -37,6 +37,7 @@ def train_step(params, x, y):  # runs on every device, on that device's examples
 step = jax.pmap(train_step, axis_name="batch", in_axes=(None, 0, 0), out_axes=None,
                 devices=devices)
 xs, ys = x.reshape(n, -1, 3), y.reshape(n, -1)  # add the leading device axis: (8, 4, 3)
+assert xs.shape == (n, 32 // n, 3)  # 4 examples per device
 new, ref = params, jax.device_put(params, devices[0])  # the one-device run, on the same kind of device
 for _ in range(5):
     new, ref = step(new, xs, ys), reference_step(ref, x, y)

@@ -43,6 +43,13 @@ step = jax.jit(jax.shard_map(train_step, mesh=mesh,
 replicated, batch = NamedSharding(mesh, P()), NamedSharding(mesh, P("batch"))
 new = jax.device_put(params, replicated)  # what device_put_replicated used to do
 xs, ys = jax.device_put(x, batch), jax.device_put(y, batch)  # no reshape: the global batch, split
+assert xs.sharding.shard_shape(xs.shape) == (32 // n, 3)  # each device sees 4 rows
+try:  # on make_mesh's Explicit axes, shard_map wants inputs already placed as in_specs says
+    step(new, x, y)
+except ValueError as err:
+    print("unplaced batch -> ValueError:", str(err).split(" for arg")[0])
+else:
+    raise AssertionError("an unplaced batch should not match in_specs=P('batch')")
 ref = jax.device_put(params, devices[0])  # the one-device run, on the same kind of device
 for _ in range(5):
     new, ref = step(new, xs, ys), reference_step(ref, x, y)

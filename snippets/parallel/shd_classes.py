@@ -33,3 +33,20 @@ except NotImplementedError as err:
     print("Sharding().device_set -> NotImplementedError:", err)
 else:
     raise AssertionError("the base class should not implement device_set")
+for cls in (SingleDeviceSharding, NamedSharding):
+    assert "device_set" in vars(cls) and "is_fully_replicated" in vars(cls)  # answered by the subclass
+    assert "shard_shape" not in vars(cls)  # computed by the base class from those answers
+print("shard_shape comes from:", NamedSharding.shard_shape.__qualname__)
+
+# Uncommitted + committed: the computation runs where the committed array lives.
+mixed = plain + spread
+print("plain + spread:", mixed.sharding.spec, "| committed:", mixed.committed)
+assert mixed.sharding == named and mixed.committed
+# Two arrays committed to different devices cannot be combined.
+a, b = (jax.device_put(jnp.ones(3), d) for d in devices[:2])
+try:
+    a + b
+except ValueError as err:
+    print("committed to devices 0 and 1 -> ValueError:", str(err).split(".")[0])
+else:
+    raise AssertionError("arrays committed to different devices should not combine")

@@ -1,4 +1,5 @@
 """Migration: PmapSharding and device_put_replicated/_sharded are gone; NamedSharding replaces them."""
+import importlib.util
 import os
 
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
@@ -46,5 +47,7 @@ assert isinstance(doubled.sharding, NamedSharding)
 
 # One array type for all of them: no DeviceArray or ShardedDeviceArray any more.
 assert all(isinstance(a, jax.Array) for a in (x, replicated, stacked, doubled))
-assert not hasattr(jnp, "DeviceArray")
+assert not hasattr(jnp, "DeviceArray") and hasattr(jnp, "ndarray")
+assert not hasattr(jax.interpreters.pxla, "ShardedDeviceArray")
+assert importlib.util.find_spec("jax.experimental.global_device_array") is None  # GlobalDeviceArray
 print("all jax.Array:", [type(a).__name__ for a in (x, replicated, stacked, doubled)])

@@ -4,6 +4,7 @@ import os
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import P
 from jax.sharding import NamedSharding
 
@@ -47,3 +48,5 @@ assert not seen["total"].manual_axis_type.varying
 unchecked = jax.shard_map(doubled, mesh=mesh, in_specs=P("x"), out_specs=P(), check_vma=False)(x)
 print("check_vma=False:", unchecked)
 assert unchecked.shape == (2,) and not jnp.array_equal(unchecked, fixed)
+blocks = [2 * np.asarray(s.data) for s in x.addressable_shards]  # each device's 2 * block
+assert any(np.array_equal(unchecked, b) for b in blocks)  # one of them, silently

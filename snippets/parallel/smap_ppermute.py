@@ -34,3 +34,13 @@ line = [(i, i + 1) for i in range(7)]  # no wrap-around: device 0 receives nothi
 opened = send(line)
 print("line:  ", opened.tolist())
 assert np.array_equal(opened[0], [0.0, 0.0]) and np.array_equal(opened[1:], shifted[1:])
+
+# perm must be a permutation: a shared source or destination is refused.
+for bad in ([(0, 1), (2, 1)], [(0, 1), (0, 2)]):
+    try:
+        send(bad)
+    except ValueError as err:
+        print(f"perm={bad}: ValueError")
+        assert "must be unique" in str(err)
+    else:
+        raise AssertionError(f"perm={bad} should be refused")

@@ -29,3 +29,14 @@ for tiled in (False, True):
     print(f"tiled={tiled!s:5}: block {shapes[0][0]} -> {shapes[0][1]}, pieces joined: {out}")
     assert shapes[0] == ((8,), (1,) if tiled else ())
     assert np.array_equal(out, full_sum)
+
+# tiled=False needs scatter_dimension of the mesh axis size: a block of 16 is refused.
+x16 = jax.device_put(np.arange(128.0, dtype=np.float32), NamedSharding(mesh, P("x")))
+try:
+    jax.shard_map(lambda b: jax.lax.psum_scatter(b, "x")[None], mesh=mesh,
+                  in_specs=P("x"), out_specs=P("x"))(x16)
+except ValueError as err:
+    print("tiled=False, block (16,):", err)
+    assert "must match shard count" in str(err)
+else:
+    raise AssertionError("tiled=False should need a dimension of size 8")

@@ -69,7 +69,10 @@ rel = float(jnp.max(jnp.abs(losses - ref_losses) / ref_losses))
 print(f"loss at step 20: one device {float(ref_losses[-1]):.6f}, 8 devices {float(losses[-1]):.6f}")
 print("largest relative difference over the 20 steps:", rel, "(tolerance 1e-5)")
 assert rel < 1e-5
+if jax.default_backend() == "cpu":  # XLA:CPU adds in another order: close, not bit-identical
+    assert rel > 0
 assert all(a.sharding.is_fully_replicated for a in jax.tree.leaves((new, opt_state)))
+assert step._cache_size() >= 2  # the same step compiled again for the new placement
 ops = collectives(params_d, opt_state, x_d, y_d)
 print("collectives in the compiled step:", ops)
 assert ops["all-reduce"] > 0 and ops["all-gather"] == 0  # gradients summed, nothing gathered

@@ -66,6 +66,7 @@ params_d = jax.device_put(params, jax.tree.map(lambda s: NamedSharding(mesh, s),
 x_d, y_d = jax.device_put((x, y), NamedSharding(mesh, P("dp", None)))  # 32 examples per dp row
 print("parameters:", jax.tree.map(lambda a: a.sharding.spec, params_d))
 print("kernel blocks on one device:", [a["w"].addressable_shards[0].data.shape for a in params_d])
+assert [a["w"].addressable_shards[0].data.shape for a in params_d] == [(16, 16), (16, 64), (64, 1)]
 new, opt_state, losses = train(params_d, x_d, y_d)
 
 rel = float(jnp.max(jnp.abs(losses - ref_losses) / ref_losses))
