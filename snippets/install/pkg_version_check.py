@@ -1,11 +1,15 @@
 """The check jax runs on import: jaxlib must be at least jax's minimum and no newer than jax itself."""
 import importlib.metadata as md
+import re
 
 import jax
 from jax._src.lib import check_jaxlib_version  # private: the function that `import jax` calls
 
-minimum = jax.version._minimum_jaxlib_version  # private too; the page explains it
-print(f"jax {jax.__version__} accepts jaxlib from {minimum} up to {jax.__version__}")
+# The public route to the accepted range: the requirement in jax's own metadata, which pip reads.
+(requirement,) = [r for r in md.requires("jax") if re.match(r"jaxlib\b", r) and "extra" not in r]
+minimum = re.search(r">=([\d.]+)", requirement).group(1)
+print(f"jax {jax.__version__} requires {requirement}: jaxlib from {minimum} up to {jax.__version__}")
+assert minimum == jax.version._minimum_jaxlib_version  # private: the number `import jax` checks against
 print("installed jaxlib", md.version("jaxlib"), "->", check_jaxlib_version(jax.__version__, md.version("jaxlib"), minimum))
 
 

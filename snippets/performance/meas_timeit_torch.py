@@ -21,17 +21,22 @@ def step(x):
     return torch.tanh(x @ x)
 
 
-# Timer runs with ONE thread unless told otherwise; JAX uses every core.
-default_threads = benchmark.Timer("step(x)", globals={"step": step, "x": x}).timeit(1).task_spec.num_threads
-timer = benchmark.Timer("step(x)", globals={"step": step, "x": x}, num_threads=torch.get_num_threads())
-m = timer.blocked_autorange(min_run_time=0.3)  # warm-up, then blocks of calls for at least 0.3 s
+def per_call_ms(times):
+    return f"min {min(times) * 1e3:.3f} ms, median {statistics.median(times) * 1e3:.3f} ms per call"
 
-# The standard-library recipe of the JAX tab, on the same function.
+
+# Timer runs with ONE thread unless told otherwise; JAX uses every core.
+# blocked_autorange: a warm-up that sizes the blocks, then blocks of calls for at least 2 s.
+one = benchmark.Timer("step(x)", globals={"step": step, "x": x}).blocked_autorange(min_run_time=2)
+every = benchmark.Timer("step(x)", globals={"step": step, "x": x}, num_threads=torch.get_num_threads())
+m = every.blocked_autorange(min_run_time=2)  # several blocks, so that the median is of several numbers
+
+# The standard-library recipe of the JAX tab, on the same function, with torch's threads.
 per_call = [total / 10 for total in timeit.Timer(lambda: step(x)).repeat(repeat=7, number=10)]
 
 print(f"machine: {platform.machine()}, {os.cpu_count()} CPU cores, torch threads: {torch.get_num_threads()}")
-print(f"Timer default num_threads: {default_threads}")
-print(f"Timer, {len(m.times)} blocks of {m.number_per_run}: min {min(m.times) * 1e3:.3f} ms, median {m.median * 1e3:.3f} ms per call")
-print(f"timeit, 7 repeats of 10:     min {min(per_call) * 1e3:.3f} ms, median {statistics.median(per_call) * 1e3:.3f} ms per call")
-assert default_threads == 1
+for r in (one, m):
+    print(f"Timer, num_threads={r.task_spec.num_threads}, {len(r.times)} blocks of {r.number_per_run}: {per_call_ms(r.times)}")
+print(f"timeit, {torch.get_num_threads()} threads, 7 repeats of 10: {per_call_ms(per_call)}")
+assert one.task_spec.num_threads == 1 and m.task_spec.num_threads == torch.get_num_threads()
 assert math.isclose(m.median, statistics.median(m.times))  # m.times: one per-call time for each block

@@ -46,6 +46,17 @@ for use_scan in (False, True):
         print(f"{'scan' if use_scan else 'loop'}  {name:33}"
               f" temporaries {mem[use_scan, name]:6.2f} MiB  flops {flops[use_scan, name]:.3f} G")
 
+# What the forward scan keeps for the backward one: its outputs with a leading axis of length L,
+# one slice per block (read from the jaxpr, so the same on every backend).
+stacked = {}
+for name, policy in policies.items():
+    jaxpr = jax.make_jaxpr(jax.grad(make_loss(policy, True)))(params, x)
+    forward = next(e for e in jaxpr.eqns if e.primitive.name == "scan")
+    stacked[name] = sum(v.aval.size * v.aval.dtype.itemsize for v in forward.outvars if v.aval.shape[:1] == (L,)) / 2**20
+print("scan residuals stacked over the 6 blocks (MiB):", {name: round(v, 2) for name, v in stacked.items()})
+sizes = list(stacked.values())
+assert all(a > b for a, b in zip(sizes, sizes[1:])) and stacked["nothing_saveable"] == L * x.nbytes / 2**20
+
 ref = jax.tree.leaves(grads[False, "no checkpoint"])
 for g in grads.values():  # every policy, loop or scan: the same gradient
     assert all(jnp.allclose(a, b, atol=1e-4) for a, b in zip(ref, jax.tree.leaves(g)))
@@ -58,6 +69,10 @@ for use_scan in (False, True):  # saving less means less memory and more recompu
         assert f[1] < 1.05 * f[0]  # checkpoint_dots recomputes only cheap elementwise operations
 if on_cpu:  # the CPU's cost_analysis counts a loop body once, not once per iteration
     assert flops[True, "no checkpoint"] < flops[False, "no checkpoint"] / 3
+    # The loop stored less than these residuals; the scan needed more, and each policy saved more there.
+    assert mem[False, "no checkpoint"] < stacked["no checkpoint"] < mem[True, "no checkpoint"]
+    saved = {s: [mem[s, "no checkpoint"] - mem[s, n] for n in list(policies)[1:]] for s in (False, True)}
+    assert all(in_scan > in_loop for in_loop, in_scan in zip(saved[False], saved[True]))
 
 fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(9, 3.6), sharey=True)
 ys = range(len(policies))

@@ -1,8 +1,10 @@
 """Mixed precision in JAX: bfloat16 compute with float32 master weights, against plain float32."""
 # The timings this program prints differ from run to run and from machine to machine.
+import collections
 import functools
 import os
 import platform
+import re
 import time
 
 import jax
@@ -55,8 +57,22 @@ for dtype in (jnp.float32, jnp.bfloat16):
 jaxpr = jax.make_jaxpr(loss_fn, static_argnums=3)(params, x_train, y_train, jnp.bfloat16)
 dots = [e for e in jaxpr.eqns if e.primitive.name == "dot_general"]
 grads = jax.eval_shape(jax.grad(functools.partial(loss_fn, dtype=jnp.bfloat16)), params, x_train, y_train)
+# What the backend compiled: the jaxpr says what JAX asks for, the compiled program what runs.
+compiled = {jnp.dtype(d).name: train_step.lower(params, tx.init(params), x_train, y_train, dtype=d).compile()
+            for d in (jnp.float32, jnp.bfloat16)}
+temp_mib = {name: c.memory_analysis().temp_size_in_bytes / 2**20 for name, c in compiled.items()}
 print(f"machine: {platform.machine()}, {os.cpu_count()} CPU cores, JAX backend: {jax.default_backend()}")
 print("matrix products in the bfloat16 forward pass:", [str(e.invars[0].aval.dtype) for e in dots])
+if jax.default_backend() == "cpu":  # XLA:CPU's names: a product is a dot or a YNNPACK fusion
+    text = compiled["bfloat16"].as_text()
+    products = re.findall(r"= (\w+)\[([\d,]*)\]\S* (?:dot\(|fusion\(.*__ynn_fusion)", text[text.index("\nENTRY"):])
+    kinds = collections.Counter(dtype for dtype, _ in products)
+    in_f32 = sorted(tuple(map(int, shape.split(","))) for dtype, shape in products if dtype == "f32")
+    print(f"matrix products in the compiled bfloat16 step: {dict(kinds)}; float32 ones: {in_f32}")
+    weights = sorted(params[k].shape[::-1] for k in ("w1", "w2", "w3"))  # weight gradients, transposed
+    assert kinds == {"bf16": 5, "f32": 3} and in_f32 == weights
+    assert temp_mib["bfloat16"] > temp_mib["float32"]  # the conversions need buffers of their own
+print("temporaries of the compiled step (MiB):", {name: round(t, 2) for name, t in temp_mib.items()})
 print("gradient dtypes:", sorted({str(g.dtype) for g in jax.tree.leaves(grads)}))
 for name, (loss, acc, ms, p, _) in results.items():
     print(f"{name:>8}: train loss {loss:.6f}, test accuracy {acc:.3f}, step {ms:.2f} ms "
