@@ -121,14 +121,19 @@ def test_failing_snippet_fails_the_build_naming_page_snippet_line(fixture_projec
     assert message in text, text
 
 
-def test_failed_assert_is_shown_with_what_the_snippet_printed_before_it(fixture_project, build_project):
-    """A measured claim that fails in CI can only be judged next to the numbers it printed."""
+def _failed_build(fixture_project, build_project, code: str) -> str:
+    """The log of a fixture build whose JAX-side snippet is ``code``; the build must fail."""
     project = fixture_project()
-    (project / "snippets" / "sec" / "jax_side.py").write_text(
-        '"""Measures."""\nratio = 1.8\nprint(f"measured ratio {ratio}")\nassert ratio > 2\n')
+    (project / "snippets" / "sec" / "jax_side.py").write_text(code)
     result = build_project(project)
     assert result.returncode != 0
-    text = log(result)
+    return log(result)
+
+
+def test_failed_assert_is_shown_with_what_the_snippet_printed_before_it(fixture_project, build_project):
+    """A measured claim that fails in CI can only be judged next to the numbers it printed."""
+    text = _failed_build(fixture_project, build_project,
+                         '"""Measures."""\nratio = 1.8\nprint(f"measured ratio {ratio}")\nassert ratio > 2\n')
     assert "what snippets/sec/jax_side.py printed last:" in text, text
     assert "stdout: measured ratio 1.8" in text and "stderr: AssertionError" in text, text
 
@@ -157,12 +162,8 @@ def test_a_cpu_by_design_program_is_not_held_to_the_expected_backend(fixture_pro
 
 
 def test_snippet_that_warns_fails_the_build_naming_snippet_and_warning(fixture_project, build_project):
-    project = fixture_project()
-    (project / "snippets" / "sec" / "jax_side.py").write_text(
-        '"""Warns."""\nimport warnings\n\nwarnings.warn("this looks wrong", UserWarning)\nprint(1)\n')
-    result = build_project(project)
-    assert result.returncode != 0
-    text = log(result)
+    text = _failed_build(fixture_project, build_project,
+                         '"""Warns."""\nimport warnings\n\nwarnings.warn("this looks wrong", UserWarning)\nprint(1)\n')
     expected = ("page sec/page: snippet snippets/sec/jax_side.py wrote to stderr",
                 "snippets/sec/jax_side.py:4: UserWarning: this looks wrong")
     assert all(part in text for part in expected), text
