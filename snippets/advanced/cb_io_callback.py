@@ -39,3 +39,17 @@ except ValueError as err:
     assert "Cannot `vmap` ordered IO callback" in str(err)
 else:
     raise AssertionError("expected ValueError")
+
+log.clear()  # unordered, it batches: one call per example
+jax.vmap(lambda v: io_callback(lambda a: record("io", a), scalar(), v))(jnp.arange(3.0))
+jax.effects_barrier()
+print("vmap of an unordered io_callback, calls:", len(log))
+assert sorted(v for _, v in log) == [0.0, 1.0, 2.0]
+
+for ordered in (False, True):  # neither kind has a derivative rule
+    try:
+        jax.grad(lambda v: io_callback(lambda a: a, scalar(), v, ordered=ordered))(jnp.float32(1.0))
+    except ValueError as err:
+        assert "IO callbacks do not support JVP" in str(err)
+    else:
+        raise AssertionError("expected ValueError")

@@ -5,10 +5,12 @@ import numpy as np
 import scipy.special
 
 seen = []  # what the callback receives, recorded on the host
+platforms = []  # the kind of device that holds each argument
 
 
 def host_gammaln(x):
     seen.append((type(x).__name__, x.shape, str(x.dtype)))
+    platforms.append({d.platform for d in x.devices()})
     return scipy.special.gammaln(np.asarray(x)).astype(x.dtype)  # NumPy in, NumPy out
 
 
@@ -31,3 +33,5 @@ assert seen == [("ArrayImpl", (6,), "float32")]  # a jax.Array on the CPU, not a
 log_gamma(x + 1.0)  # same shape: no new trace, but the callback runs again
 print("callback calls after two jitted calls:", len(seen))
 assert len(seen) == 2
+print("devices of the callback's arguments:", platforms)
+assert platforms == [{"cpu"}, {"cpu"}]  # on a CPU device, whatever the default backend

@@ -38,3 +38,14 @@ except NotImplementedError as err:
     assert "vmap is only supported for the pure_callback primitive when vmap_method" in str(err)
 else:
     raise AssertionError("expected NotImplementedError")
+
+# The removed vectorized= argument is not refused: it reaches the callback as a keyword argument.
+received = {}
+def old_style(x, **kwargs):
+    received.update(kwargs)
+    return np.asarray(x)
+
+jax.pure_callback(old_style, jax.ShapeDtypeStruct(y.shape, y.dtype), y, vectorized=True)
+print("vectorized=True reaches the callback as:", received)
+assert list(received) == ["vectorized"] and isinstance(received["vectorized"], jax.Array)
+assert bool(received["vectorized"])

@@ -38,4 +38,9 @@ with jax.disable_jit(), contextlib.redirect_stdout(captured):
     jax.grad(lambda v: print("inside grad:", v) or v**2)(3.0)
 print(captured.getvalue().strip())
 assert "Tracer(primal=3.0" in captured.getvalue()
+captured = io.StringIO()  # jax.vmap traces too
+with jax.disable_jit(), contextlib.redirect_stdout(captured):
+    jax.vmap(lambda v: print("inside vmap:", v) or v)(jnp.ones(2))
+print(captured.getvalue().strip())
+assert "Tracer" in captured.getvalue()
 assert not jax.config.jax_disable_jit  # the context manager restored the setting

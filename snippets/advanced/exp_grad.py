@@ -20,6 +20,7 @@ assert np.allclose(g, jax.grad(loss)(w, x), atol=1e-6)
 
 primal_only = export.deserialize(exported.serialize())  # vjp_order=0 by default
 print("has_vjp:", with_grad.has_vjp(), primal_only.has_vjp())
+assert with_grad.has_vjp() and not primal_only.has_vjp()  # known before any jax.grad
 try:
     jax.grad(primal_only.call)(w, x)
     raise AssertionError("expected no VJP")

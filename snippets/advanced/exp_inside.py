@@ -33,3 +33,7 @@ assert "Expected value >= 1 for dimension variable 'b'" in check  # checked on e
 assert weights.endswith("tensor<4x2xf32>")  # the closed-over weights are a constant of the program
 assert export.minimum_supported_calling_convention_version <= exported.calling_convention_version \
     <= export.maximum_supported_calling_convention_version
+# The pinned JAX writes version 10 and reads 9 and 10.
+assert exported.calling_convention_version == 10
+assert (export.minimum_supported_calling_convention_version,
+        export.maximum_supported_calling_convention_version) == (9, 10)

@@ -18,6 +18,8 @@ spec = jax.ShapeDtypeStruct(shape, jnp.float32)
 with jax.default_matmul_precision("float32"):  # fixed in the export: full float32, no TF32 on a GPU
     exported = export.export(jax.jit(mlp))(spec)
 print(exported.in_avals, "->", exported.out_avals)
+# The output keeps the input's batch size b.
+assert [str(a) for a in exported.in_avals + exported.out_avals] == ["float32[b,4]", "float32[b,2]"]
 
 for n in (3, 5):  # two batch sizes, one exported program
     x = np.arange(n * 4, dtype=np.float32).reshape(n, 4) / 10

@@ -30,6 +30,7 @@ print(ep.graph_signature.user_inputs, [n.meta["val"].shape for n in ep.graph.nod
 print("range of the batch symbol:", bounds)
 assert (int(bounds.lower), int(bounds.upper)) == (1, 64)
 print("weights kept outside the graph:", list(ep.state_dict))
+assert list(ep.state_dict) == ["fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"]
 
 buffer = io.BytesIO()
 torch.export.save(ep, buffer)  # a .pt2 archive: graph + weights

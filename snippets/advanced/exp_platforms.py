@@ -22,6 +22,11 @@ print(main.strip()[:100], "...")
 assert '{jax.global_constant = "_platform_index"}' in main  # the extra first argument picks the platform
 assert "stablehlo.case" in multi.mlir_module() and "stablehlo.case" not in single.mlir_module()
 assert len(multi.mlir_module_serialized) > len(single.mlir_module_serialized)
+# The product is lowered once per platform inside the case; tanh, the same everywhere, once.
+counts = {name: [m.mlir_module().count(f"stablehlo.{name}") for m in (single, multi)]
+          for name in ("dot_general", "tanh")}
+print("occurrences (single, multi):", counts)
+assert counts == {"dot_general": [1, 2], "tanh": [1, 1]}
 
 x = np.ones((3, 4), np.float32)
 if here in multi.platforms:

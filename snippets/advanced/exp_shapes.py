@@ -31,3 +31,15 @@ for shape in [(5, 3), (2, 4), (20, 4)]:  # wrong feature size, then b below and 
 assert "expected (b, 4) and called with (5, 3)" in errors[(5, 3)]
 assert "symbolic shape constraint b >= 3" in errors[(2, 4)]
 assert "symbolic shape constraint b <= 16" in errors[(20, 4)]
+
+# A dimension expression: "2*k" accepts only an even batch.
+even = export.export(jax.jit(lambda x: 2 * x))(
+    jax.ShapeDtypeStruct(export.symbolic_shape("2*k, 4"), jnp.float32))
+print("2*k:", even.in_avals)
+assert even.call(np.ones((6, 4), np.float32)).shape == (6, 4)
+try:
+    even.call(np.ones((5, 4), np.float32))
+except ValueError as err:
+    assert "Division had remainder 1" in str(err)
+else:
+    raise AssertionError("an odd batch should not match 2*k")

@@ -22,6 +22,8 @@ sizes = {name: len(e.serialize()) for name, e in [("baked", baked), ("as_arg", a
 print("weights:", weight_bytes, "bytes; serialized:", sizes)
 print("as_arg inputs:", as_arg.in_tree, as_arg.in_avals)
 assert sizes["baked"] > weight_bytes > 50 * sizes["as_arg"]
+# The two parameter arrays (b, then w: sorted dict keys) come before x.
+assert [a.shape for a in as_arg.in_avals[:2]] == [(256,), (256, 256)] and len(as_arg.in_avals) == 3
 
 x = jax.random.normal(key_x, (3, 256))
 assert np.allclose(baked.call(x), as_arg.call(params, x), atol=1e-5)

@@ -1,5 +1,5 @@
 """Errors around an FFI call: an ffi::Error from C++, a wrong attribute type, vmap and grad without a rule."""
-import ctypes, pathlib, shutil, subprocess, tempfile
+import ctypes, pathlib, re, shutil, subprocess, tempfile
 
 import jax
 import jax.numpy as jnp
@@ -62,3 +62,21 @@ for what, (error, text, attempt) in attempts.items():
     else:
         raise AssertionError(f"{what}: expected {error.__name__}")
 assert jnp.allclose(rms_norm(x, eps=np.float32(1e-5)), 1.0, atol=1e-5)  # the right call works
+
+# The first two pass tracing and compiling: they fail only when the program runs.
+for eps in (np.float32(-1.0), 1e-5):
+    jax.jit(lambda x, eps=eps: rms_norm(x, eps=eps)).lower(x).compile()
+# The last two fail while JAX traces: eval_shape only traces, and it raises the same errors.
+for error, fn in [(NotImplementedError, jax.vmap(lambda x: rms_norm(x, eps=np.float32(1e-5)))),
+                  (ValueError, jax.grad(lambda x: rms_norm(x, eps=np.float32(1e-5)).sum()))]:
+    try:
+        jax.eval_shape(fn, x)
+    except error:
+        pass
+    else:
+        raise AssertionError(f"expected {error.__name__} while tracing")
+# Under jit the call is one custom_call operation, with eps stored in it as an f32 attribute.
+lowered = jax.jit(lambda x: rms_norm(x, eps=np.float32(1e-5))).lower(x).as_text()
+eps_attr = re.search(r"eps = \S+ : f32", lowered)
+print("custom_call operations:", lowered.count("stablehlo.custom_call"), "| attribute:", eps_attr.group(0))
+assert lowered.count("stablehlo.custom_call") == 1

@@ -22,6 +22,7 @@ with warnings.catch_warnings(record=True) as caught:
     y_lin, f_lin = torch.func.linearize(f, torch.from_numpy(x0))  # like jax.linearize
     lin_torch = f_lin(torch.from_numpy(u))
 fx_warned = any("get_attr Node" in str(w.message) for w in caught)
+script_warned = any("torch.jit.script" in str(w.message) for w in caught)  # forward mode's first run
 
 W64 = W.astype(np.float64)
 exact = (1 - np.tanh(W64 @ x0) ** 2) * (W64 @ u)  # J u by hand
@@ -30,4 +31,4 @@ print("torch.func.jvp:   ", jvp_torch.numpy())
 print("NumPy closed form:", exact.astype(np.float32))
 print("torch.func.linearize, applied to u:", lin_torch.numpy(), "| it warned (torch.fx UserWarning):", fx_warned)
 assert np.allclose(jvp_torch.numpy(), exact, atol=1e-5)
-assert np.allclose(lin_torch.numpy(), exact, atol=1e-5) and fx_warned
+assert np.allclose(lin_torch.numpy(), exact, atol=1e-5) and fx_warned and script_warned

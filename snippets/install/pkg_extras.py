@@ -31,6 +31,10 @@ assert jaxlib_range(needs(None)) == {f"<={version}", f">={jax.version._minimum_j
 assert needs("cpu") == []  # jax[cpu] installs the same as plain jax
 for extra in ("cuda13", "cuda13-local", "cuda12", "tpu"):
     assert jaxlib_range(needs(extra)) == {f"<={version}", f">={version}"}  # exactly jax's version
+for extra, plugin in (("cuda13", "jax-cuda13-plugin"), ("cuda13-local", "jax-cuda13-plugin"),
+                      ("cuda12", "jax-cuda12-plugin")):
+    (spec,) = [r.specifier for r in needs(extra) if r.name == plugin]
+    assert {str(s) for s in spec} == {f"<={version}", f">={version}"}  # the plugin too
 cuda13 = {r.name: r for r in needs("cuda13")}
 local = {r.name: r for r in needs("cuda13-local")}
 assert cuda13["jax-cuda13-plugin"].extras == {"with-cuda"}  # CUDA from NVIDIA's pip wheels

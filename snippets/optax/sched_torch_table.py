@@ -57,3 +57,6 @@ opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=LR, momentum=0.9)
 L.OneCycleLR(opt, max_lr=LR, total_steps=N)
 print(f"SGD momentum 0.9, after OneCycleLR(...) with defaults: {opt.param_groups[0]['momentum']}")
 assert opt.param_groups[0]["momentum"] == 0.95
+adam = torch.optim.Adam([torch.nn.Parameter(torch.zeros(1))], lr=LR)
+L.OneCycleLR(adam, max_lr=LR, total_steps=N)
+assert adam.param_groups[0]["betas"][0] == 0.95  # for Adam, OneCycleLR sets (and cycles) beta1

@@ -38,6 +38,8 @@ for remat in (False, True):
 print(f"with / without: temporaries {mem1.temp_size_in_bytes / mem0.temp_size_in_bytes:.2f},"
       f" flops {fl1 / fl0:.2f}")
 assert all(jnp.allclose(a, b, atol=1e-5) for a, b in zip(jax.tree.leaves(g0), jax.tree.leaves(g1)))
+assert (mem1.argument_size_in_bytes, mem1.output_size_in_bytes) == (mem0.argument_size_in_bytes,
+                                                                mem0.output_size_in_bytes)  # same params, same grads
 assert mem1.temp_size_in_bytes < 0.75 * mem0.temp_size_in_bytes  # activations no longer kept
 assert 1.1 * fl0 < fl1 < 1.25 * fl0  # recomputation, but less than a second full forward pass
 if jax.default_backend() == "cpu":  # the CPU's "peak" counts only arguments and outputs

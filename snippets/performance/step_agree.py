@@ -1,4 +1,6 @@
 """The JAX and PyTorch train steps, from the same weights and data, give the same losses for 30 steps."""
+import inspect
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -51,3 +53,7 @@ print(f"loss at step 0 / 29, JAX:     {jax_losses[0]:.6f} / {jax_losses[-1]:.6f}
 print(f"loss at step 0 / 29, PyTorch: {torch_losses[0]:.6f} / {torch_losses[-1]:.6f}")
 print(f"largest relative difference over 30 steps: {diff:.1e} (asserted < 1e-3)")
 assert diff < 1e-3
+# The two Adams have the same defaults: optax's b1, b2, eps against torch's betas and eps.
+defaults = {k: v.default for k, v in inspect.signature(optax.adam).parameters.items()}
+assert (defaults["b1"], defaults["b2"], defaults["eps"]) == (0.9, 0.999, 1e-8)
+assert optimizer.defaults["betas"] == (0.9, 0.999) and optimizer.defaults["eps"] == 1e-8

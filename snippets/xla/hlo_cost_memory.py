@@ -22,6 +22,7 @@ print(f"arguments {memory.argument_size_in_bytes}, output {memory.output_size_in
 assert memory.argument_size_in_bytes == w1.nbytes + w2.nbytes + x.nbytes
 assert memory.output_size_in_bytes == 64 * 10 * 4  # float32 result
 assert memory.temp_size_in_bytes >= 64 * 256 * 4  # room for the hidden activations
+assert memory.alias_size_in_bytes == 0  # no donation, no output reuses an input's buffer
 
 # Donating w1 lets XLA write the result into w1's buffer when shapes and dtypes match.
 update = jax.jit(lambda w, g: w - 0.1 * g, donate_argnums=0).lower(w1, w1).compile()

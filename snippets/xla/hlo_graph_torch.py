@@ -28,4 +28,5 @@ readable = graphs[0].print_readable(print_output=False)
 print("\n".join(line for line in readable.splitlines() if line.strip() and "# File" not in line))
 shapes = {n.name: tuple(n.meta["example_value"].shape) for n in graphs[0].graph.nodes if n.op != "output"}
 print("shapes:", shapes)
+assert [n.op for n in graphs[0].graph.nodes].count("placeholder") == 4  # `scale` became an extra input
 assert shapes["mul"] == (4, 2)  # like a jaxpr, the captured graph knows every shape

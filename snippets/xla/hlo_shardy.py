@@ -63,4 +63,4 @@ jax.config.update("jax_use_shardy_partitioner", False)
 gspmd_text = column_sums.lower(x).as_text()
 jax.config.update("jax_use_shardy_partitioner", True)
 print("GSPMD lowering: sdy ops:", gspmd_text.count("sdy."), "| mhlo.sharding:", gspmd_text.count("mhlo.sharding"))
-assert "sdy." not in gspmd_text and "mhlo.sharding" in gspmd_text
+assert "sdy." not in gspmd_text and 'mhlo.sharding = "{devices=[8,1]<=[8]}"' in gspmd_text  # rows split 8 ways

@@ -50,10 +50,13 @@ with tempfile.TemporaryDirectory() as tmp:
     assert any(n.endswith(".jit_first.before_optimizations.txt") for n in names)  # HLO before XLA's passes
     assert len(optimized) == 1 and fusions >= 1  # ... and after them, fused
     assert any(n.endswith(".jit_second.before_optimizations.txt") for n in names)  # still the first folder
+    assert {"jit_first", "jit_second", "jit_third"} <= {n.split(".")[1] for n in names}  # all three there
     assert not any(os.path.exists(d) for d in late)  # changing XLA_FLAGS in the running process did nothing
     assert {n.split(".")[1] for n in os.listdir(per_function)} == {"jit_third"}  # one function's dump
     if backend == "cpu":  # XLA:CPU's file names; a GPU's optimized HLO is named after the GPU
         assert optimized[0].endswith(".jit_first.cpu_after_optimizations.txt")
         for report in ("-buffer-assignment.txt", "-live-range.txt", "-memory-usage-report.txt"):
             assert any(n.endswith(".jit_first.cpu_after_optimizations" + report) for n in names)
+        assert all(n.startswith("module_") for n in names)  # module_<number>.<function>...
+        assert os.path.isfile(os.path.join(dump, "module_0000.jit_first", "module.mlir"))  # the StableHLO XLA received
         assert any(".jit_first.obj-file." in n and n.endswith(".o") for n in names)  # the kernel's machine code

@@ -46,6 +46,7 @@ for kind, style in (("MEMORY_OPTIMIZED", "o-"), ("CONCURRENCY_OPTIMIZED", "s-"))
     print(f"{kind:<22} peak of the curve {max(live) / ONE:5.2f}, temp_size_in_bytes {temp / ONE:5.2f} intermediates")
     # The curve's peak is what buffer assignment reserved (up to a few scalars).
     assert abs(max(live) - temp) < 0.01 * ONE
+    assert round(max(live) / ONE) == {"MEMORY_OPTIMIZED": 2, "CONCURRENCY_OPTIMIZED": 2 * CHAINS}[kind]
     plt.plot([v / ONE for v in live], style, markersize=3, label=kind.lower().replace("_", "-"))
 
 plt.xlabel("step in the schedule")
