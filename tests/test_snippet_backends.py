@@ -3,6 +3,7 @@ one pattern for programs that need several devices, and a build that knows which
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -12,7 +13,6 @@ from tools.site import DOCS, SNIPPETS
 from kb.backends import MARKER, pins  # noqa: E402 (tools.site: docs/_ext importable)
 
 SNIPPET_FILES = sorted(SNIPPETS.rglob("*.py"))
-PAGES = sorted(DOCS.rglob("*.md"))
 # The multi-device pattern (CONTRIBUTING.md, README): accelerators when there are enough, else emulated CPU devices.
 PATTERN = re.compile(r"devices = jax\.devices\(\)\[:(\d+)\] if jax\.device_count\(\) >= \1 else jax\.devices\(\"cpu\"\)\[:\1\]")
 
@@ -30,8 +30,16 @@ def test_no_platform_pin_without_its_reason(path):
                      f"'{MARKER} <why the CPU is this program's subject>':\n" + "\n".join(bad))
 
 
+@functools.cache
+def _site_pages() -> dict:
+    from tools.run_snippets import site_jobs  # the build's own answer to "which pages load this snippet"
+
+    return site_jobs(DOCS)[0]
+
+
 def _pages_loading(name: str) -> list:
-    return [page for page in PAGES if f"snippets/{name}" in page.read_text(encoding="utf-8")]
+    pages = _site_pages()
+    return [DOCS / f"{page}.md" for page, names in pages.items() if f"snippets/{name}" in names]
 
 
 @pytest.mark.parametrize("path", [p for p in SNIPPET_FILES if any(r for _, _, r in pins(p.read_text()))], ids=_id)

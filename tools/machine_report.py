@@ -43,10 +43,10 @@ from kb.runner import job, run_all  # noqa: E402
 TRACKED = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "torch", "numpy", "scipy")
 
 
-def pins(requirements: Path = ROOT / "requirements.txt") -> dict[str, str]:
+def pinned_versions(requirements: Path = ROOT / "requirements.txt") -> dict[str, str]:
     """The pinned version of each package in ``requirements.txt`` (lower-case names).
 
-    >>> pins()["jax"] == pins()["jaxlib"]
+    >>> pinned_versions()["jax"] == pinned_versions()["jaxlib"]
     True
     """
     found = {}
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                       if fnmatch.fnmatch(p.relative_to(ROOT / "snippets").as_posix(), args.only))
     if not snippets:
         parser.error(f"no snippet matches {args.only!r}")
-    here, pinned = installed(), pins()
+    here, pinned = installed(), pinned_versions()
     differs = {name: (v, pinned[name]) for name, v in here.items() if name in pinned and pinned[name] != v}
     started = datetime.datetime.now(datetime.timezone.utc)
     print(f"running {len(snippets)} snippets, {args.workers} at a time", file=sys.stderr, flush=True)

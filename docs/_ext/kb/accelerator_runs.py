@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +36,10 @@ logger = logging.getLogger(__name__)
 BOX_CLASS = "kb-accelerator-run"
 
 
-def read_reports(folder: Path) -> list[dict[str, Any]]:
-    """The reports in ``folder`` whose machine started an accelerator backend, newest first."""
+@lru_cache(maxsize=4)
+def read_reports(folder: Path, digest: str = "") -> list[dict[str, Any]]:
+    """The reports in ``folder`` whose machine started an accelerator backend, newest first
+    (read once per build: ``digest``, the folder's fingerprint, is the cache key with it)."""
     reports = []
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
@@ -87,7 +90,7 @@ def add_accelerator_runs(app, doctree: nodes.document) -> None:
     if not app.config.kb_outputs:
         return
     root = Path(app.srcdir).parent
-    reports = read_reports(root / app.config.kb_machine_reports)
+    reports = read_reports(root / app.config.kb_machine_reports, app.config.kb_machine_reports_digest)
     if not reports:
         return
     for cell in code_cells(doctree):
