@@ -124,3 +124,110 @@ def test_the_key_changes_with_the_snippet_and_the_environment():
                   records.record_key(b"print(1)", env | {"backend": "jax-cuda13-plugin==0.12.0"}, runner.RUNNER),
                   records.record_key(b"print(1)", env, "other-runner")):
         assert other != key
+
+
+# --------------------------------------------------------------------------------------------
+# Preloaded starts: a child forked after the program's own opening imports is a reader's process
+# --------------------------------------------------------------------------------------------
+
+
+def _run_all(tmp_path, programs, *, preloads=True, timeout=60, env=None, monkeypatch=None):
+    """Run ``programs`` ({name: code}) with run_all, forked (the default) or all cold."""
+    folder = tmp_path / ("forked" if preloads else "cold")
+    paths = []
+    for name, code in programs.items():
+        path = folder / "snippets" / "sec" / f"{name}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(code, encoding="utf-8")
+        paths.append(path)
+    monkeypatch.setattr(runner, "PRELOADS", preloads)
+    for key, value in (env or {}).items():
+        monkeypatch.setenv(key, value)
+    done = runner.run_all([runner.job(p, folder) for p in paths], folder / "store", timeout=timeout, workers=2)
+    return {r["snippet"].rsplit("/", 1)[1][:-3]: r for r in done}
+
+
+LOOKS_AROUND = ('"""Looks around."""\nimport atexit, os, sys\nimport numpy\n\n'
+                'print(sorted(k for k in os.environ if k.startswith(("JAX_", "XLA_", "KB_"))), os.listdir("."))\n'
+                'print(sys.stdin.read() == "", __name__, sys.argv[0].endswith("{name}.py"), os.getsid(0) == os.getpid())\n'
+                'print(sys.path[0].endswith("sec"), "numpy" in sys.modules, "torch" in sys.modules)\n'
+                'atexit.register(print, "at exit")\n'
+                'print(" ".join(sorted(sys.modules)), file=open(os.environ["MODULES_FILE"], "a"))\n')
+
+
+def test_a_forked_snippet_sees_what_a_cold_one_sees(tmp_path, monkeypatch):
+    """Same environment, empty folder, no stdin, __main__, argv, its own session, sys.path[0], and
+    it ends as an interpreter does (atexit runs); only its start was shorter."""
+    programs = {name: LOOKS_AROUND.replace("{name}", name) for name in ("a", "b")}
+    env = {"JAX_PLATFORMS": "cpu", "KB_SECRET": "1", "MODULES_FILE": str(tmp_path / "forked-modules")}
+    forked = _run_all(tmp_path, programs, env=env, monkeypatch=monkeypatch)
+    env["MODULES_FILE"] = str(tmp_path / "cold-modules")
+    cold = _run_all(tmp_path, programs, preloads=False, env=env, monkeypatch=monkeypatch)
+    modules = {kind: [set(line.split()) for line in (tmp_path / f"{kind}-modules").read_text().splitlines()]
+               for kind in ("forked", "cold")}
+    for forked_modules, cold_modules in zip(*modules.values()):  # the same modules, but the server's select
+        assert forked_modules - cold_modules <= {"select"} and cold_modules <= forked_modules, (
+            forked_modules ^ cold_modules)
+    for name in programs:
+        assert forked[name]["returncode"] == 0 and forked[name]["stderr"] == "", forked[name]["stderr"]
+        assert forked[name]["preloaded"] == ["import numpy"] and cold[name]["preloaded"] == []
+        assert forked[name]["stdout"] == cold[name]["stdout"] == (
+            "['XLA_PYTHON_CLIENT_PREALLOCATE'] []\nTrue __main__ True True\nTrue True False\nat exit\n")
+        assert forked[name]["ran_with"]["packages"] == cold[name]["ran_with"]["packages"]
+
+
+def test_a_prelude_setting_is_in_place_before_the_import_that_reads_it(tmp_path, monkeypatch):
+    """JAX reads JAX_NUM_CPU_DEVICES at import: the server sets it first, as the program does."""
+    code = ('"""Three devices."""\nimport os\n\nos.environ.setdefault("JAX_NUM_CPU_DEVICES", "3")\nimport jax\n\n'
+            'print(jax.device_count(), os.environ["JAX_NUM_CPU_DEVICES"])\n')
+    forked = _run_all(tmp_path, {"a": code, "b": code}, monkeypatch=monkeypatch)
+    for record in forked.values():
+        assert record["preloaded"][:2] == ["import os", "os.environ.setdefault('JAX_NUM_CPU_DEVICES', '3')"]
+        assert record["stdout"] == "3 3\n", record["stderr"]
+
+
+def test_a_prelude_that_writes_anything_runs_cold_so_the_record_shows_it(tmp_path, monkeypatch):
+    """A warning at import would be printed once, in the server: those snippets run cold instead."""
+    package = tmp_path / "site" / "noisy_pkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text('import warnings\nwarnings.warn("noisy at import", UserWarning)\n',
+                                         encoding="utf-8")
+    code = '"""Imports a noisy package."""\nimport noisy_pkg\n\nprint("ran")\n'
+    forked = _run_all(tmp_path, {"a": code, "b": code}, env={"PYTHONPATH": str(tmp_path / "site")},
+                      monkeypatch=monkeypatch)
+    for record in forked.values():
+        assert record["preloaded"] == [] and record["stdout"] == "ran\n"
+        assert "UserWarning: noisy at import" in record["stderr"]
+
+
+def test_a_forked_snippet_that_fails_or_hangs_is_reported_like_a_cold_one(tmp_path, monkeypatch):
+    programs = {"fails": '"""Fails."""\nimport numpy\n\nassert numpy.int8(1) == 2, "no"\n',
+                "hangs": '"""Hangs."""\nimport numpy\nimport time\n\nwhile True:\n    time.sleep(0.1)\n'}
+    forked = _run_all(tmp_path, programs, timeout=3, monkeypatch=monkeypatch)
+    assert forked["fails"]["preloaded"] == ["import numpy"] and forked["fails"]["returncode"] == 1
+    assert forked["fails"]["error_line"] == 4 and 'File "snippets/sec/fails.py", line 4' in forked["fails"]["stderr"]
+    assert forked["hangs"]["timed_out"] and "still running after the 3 s timeout" in records.problem(forked["hangs"])
+
+
+def test_a_module_in_the_snippets_folder_keeps_it_cold(tmp_path):
+    """The server imports from an empty folder; a snippet's folder could shadow the package."""
+    (tmp_path / "numpy.py").write_text("", encoding="utf-8")
+    assert runner.shadowed(tmp_path / "a.py", ("import numpy",))
+    assert not runner.shadowed(tmp_path / "a.py", ("import jax",))
+
+
+def test_a_longer_prelude_is_served_by_a_fork_of_the_shorter_one(tmp_path, monkeypatch):
+    """numpy is imported once for all four programs, the package after it once for its two."""
+    site = tmp_path / "site"
+    (site / "counted_pkg").mkdir(parents=True)
+    (site / "counted_pkg" / "__init__.py").write_text(
+        f'with open({str(tmp_path / "imports")!r}, "a") as f:\n    f.write("imported\\n")\n', encoding="utf-8")
+    short = '"""Short."""\nimport numpy\n\nprint(numpy.zeros(2).sum())\n'
+    longer = '"""Longer."""\nimport numpy\nimport counted_pkg\n\nprint(numpy.ones(2).sum())\n'
+    forked = _run_all(tmp_path, {"a": short, "b": short, "c": longer, "d": longer},
+                      env={"PYTHONPATH": str(site)}, monkeypatch=monkeypatch)
+    assert {n: r["preloaded"] for n, r in forked.items()} == {
+        "a": ["import numpy"], "b": ["import numpy"],
+        "c": ["import numpy", "import counted_pkg"], "d": ["import numpy", "import counted_pkg"]}
+    assert [r["stdout"] for r in forked.values()].count("2.0\n") == 2
+    assert (tmp_path / "imports").read_text(encoding="utf-8") == "imported\n"  # once, in its server

@@ -8,7 +8,8 @@ Making every page an executed, checked program:
 
 - ``kb.cells``: every code cell loads a snippet; snippets are page dependencies.
 - ``kb.runner`` (no Sphinx events): each snippet runs alone in a fresh process, as a reader runs
-  it (the child is ``run_snippet.py``); one pool over the cores, timing snippets alone after it.
+  it (the child is ``run_snippet.py``), most of them forked from a server that already ran their
+  opening imports; one pool over the cores, timing snippets alone after it.
 - ``kb.records``: one record per run, keyed by what decides the result; MyST-NB's page reader
   fills each cell from its record.
 - ``kb.execution``: before pages are read, every snippet has a record (the source language's

@@ -2,7 +2,8 @@
 
 1. A **record** is one JSON file per run of one snippet (``kb.runner`` makes them): exit status,
    stdout, stderr, the figures (SVG with their place in stdout), the snippet line where an
-   exception escaped, seconds, whether it ran alone (timing snippets), and what it ran with
+   exception escaped, seconds, whether it ran alone (timing snippets), the prelude its process
+   was forked after (``preloaded``, ``kb.runner``), and what it ran with
    (versions, devices, machine). It is named ``<section>/<name>-<key>.json`` in a records folder
    (``kb_records`` in ``conf.py``, ``_build/records/``).
 2. The **key** is a hash of everything that decides the result: the snippet's bytes, the
@@ -41,7 +42,8 @@ from typing import Any, Iterable
 
 FORMAT = 1
 FIELDS = ("format", "key", "snippet", "lock", "runner", "backend", "python", "returncode", "timed_out",
-          "seconds", "stdout", "stderr", "figures", "error_line", "ran_with", "alone")
+          "seconds", "stdout", "stderr", "figures", "error_line", "ran_with", "alone",
+          "preloaded")
 PLUGINS = ("jax-cuda", "jax_cuda", "jax-rocm", "jax_rocm", "libtpu")
 LANGUAGE_INFO = {"name": "python", "pygments_lexer": "ipython3", "file_extension": ".py",
                  "mimetype": "text/x-python", "codemirror_mode": {"name": "ipython", "version": 3},
