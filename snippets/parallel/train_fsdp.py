@@ -32,10 +32,12 @@ def loss_fn(params, x, y):
 
 
 tx = optax.adam(1e-2)
+traces = []  # one entry each time jax.jit traces step: its Python body runs only then
 
 
 @jax.jit
 def step(params, opt_state, x, y):
+    traces.append(x.shape)
     loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
     updates, opt_state = tx.update(grads, opt_state, params)
     return optax.apply_updates(params, updates), opt_state, loss
@@ -84,6 +86,10 @@ full = sum(a.nbytes for a in jax.tree.leaves(new))
 mine = sum(a.addressable_shards[0].data.nbytes for a in jax.tree.leaves(new))
 print(f"parameter bytes on one device: {mine} of {full}")
 assert mine * 7 < full  # about 1/8 of the parameters per device
+print("times step was traced:", len(traces))
+# Traced for the reference, for the new placement, and once more: Adam's step count starts on
+# one device (tx.init gives it no sharding) and the first step on the mesh returns it there.
+assert len(traces) == 3
 ops = collectives(params_d, opt_state, x_d, y_d)
 print("collectives in the compiled step:", ops)
 assert ops["all-gather"] > 0  # the compiler gathers the split weights where it needs them whole

@@ -32,10 +32,12 @@ def loss_fn(params, x, y):
 
 
 tx = optax.adam(1e-2)
+traces = []  # one entry each time jax.jit traces step: its Python body runs only then
 
 
 @jax.jit
 def step(params, opt_state, x, y):
+    traces.append(x.shape)
     loss, grads = jax.value_and_grad(loss_fn)(params, x, y)
     updates, opt_state = tx.update(grads, opt_state, params)
     return optax.apply_updates(params, updates), opt_state, loss
@@ -76,6 +78,10 @@ assert rel < 1e-5
 for tree in (new, opt_state[0].mu, opt_state[0].nu):  # params and Adam's moments keep the layout
     assert all(a.sharding.is_equivalent_to(b.sharding, a.ndim)
                for a, b in zip(jax.tree.leaves(tree), jax.tree.leaves(params_d)))
+print("times step was traced:", len(traces))
+# Traced for the reference, for the new placement, and once more: Adam's step count starts on
+# one device (tx.init gives it no sharding) and the first step on the mesh returns it there.
+assert len(traces) == 3
 ops = collectives(params_d, opt_state, x_d, y_d)
 print("collectives in the compiled step:", ops)
 assert ops["all-reduce"] > 0 and ops["all-gather"] == 0  # partial sums added, no kernel gathered

@@ -95,20 +95,23 @@ def execute(app) -> None:
             logger.error(f"snippet {item.name} (page {first}) has no record, and this build ({why_not(app)}) "
                          f"must not execute snippets. Build the source language's HTML first (nox -s docs).",
                          location=first)
-    report_failures(app, pages, jobs, folder, wanted)
-    good = {name: good_record(folder, name, item.key) for name, item in jobs.items() if name in wanted}
-    backends.check(app, pages, {name: record for name, record in good.items() if record}, Path(app.srcdir).parent)
+    # Each wanted record read once more, now that the missing ones have run.
+    current = {name: read_record(record_path(folder, name, item.key)) for name, item in sorted(jobs.items())
+               if name in wanted}
+    report_failures(app, pages, current)
+    good = {name: record for name, record in current.items() if record is not None and problem(record) is None}
+    backends.check(app, pages, good, Path(app.srcdir).parent)
     if may_execute(app) and not chosen:
         prune(folder, {record_path(folder, name, item.key) for name, item in jobs.items()})
     app.env.kb_run = {"ran": dict(sorted(ran.items())), "run_phase_seconds": round(phase, 2), "pages": pages,
                       "records": {name: str(record_path(folder, name, item.key)) for name, item in jobs.items()}}
 
 
-def report_failures(app, pages: dict[str, list[str]], jobs: dict, folder: Path, wanted: set[str]) -> None:
+def report_failures(app, pages: dict[str, list[str]], current: dict[str, dict | None]) -> None:
+    """Each failed record once, at every page that loads its snippet, with what it printed last."""
     failed = []
-    for name, item in sorted(jobs.items()):
-        record = read_record(record_path(folder, name, item.key))
-        if name not in wanted or record is None or problem(record) is None:
+    for name, record in current.items():
+        if record is None or problem(record) is None:
             continue
         for page in (page for page, names in pages.items() if name in names):
             logger.error(failure_message(page, record), location=page)
