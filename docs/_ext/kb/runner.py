@@ -433,8 +433,9 @@ class Servers:
                 way = [] if self._alive else None
             elif (above := self._server(self.parent[statements])) is not None:
                 parent = self.parent[statements]
-                log = Path(self._work.name) / f"{len(self._way)}.log"
-                sent = self._send({"spawn": list(statements[len(parent):]), "log": str(log), "via": above})
+                handle, log = tempfile.mkstemp(suffix=".log", dir=self._work.name)  # one log per server
+                os.close(handle)
+                sent = self._send({"spawn": list(statements[len(parent):]), "log": log, "via": above})
                 if sent is not None:
                     ident, replies = sent
                     word, pid = replies.get()
