@@ -284,7 +284,7 @@ def run_snippet(item: Job, timeout: float, alone: bool = False, servers: Servers
                     returncode = process.wait(timeout=timeout)
                 except subprocess.TimeoutExpired:
                     timed_out = True
-                    os.killpg(process.pid, signal.SIGKILL)
+                    _kill(process.pid)
                     returncode = process.wait()
         seconds = time.perf_counter() - start
         try:
@@ -395,6 +395,8 @@ class Servers:
                 start_new_session=True)
         answered = select.select([self._root.stdout], [], [], self._timeout)[0]
         self._alive = bool(answered) and self._root.stdout.readline() == b"ready 0 0\n"
+        if not answered:  # a root that does not answer is stopped, so that close() does not wait on it
+            _kill(self._root.pid)
         if self._alive:
             threading.Thread(target=self._read, daemon=True).start()
 
