@@ -19,9 +19,10 @@ PAGE_CATALOGUES = [p for p in catalogs() if p.name not in ("kb.po", "sphinx.po")
 
 def test_the_checks_fail_on_broken_examples(tmp_path):
     bad = tmp_path / "glossary.tsv"
-    bad.write_text("english\tchinese\tgloss\tdisplay\tnote\n"
-                   "replicated\t复制（副本）\tsometimes\t复制（副本；replicated (copy)）\t\n", encoding="utf-8")
-    assert len(glossary_problems(bad)) == 4
+    bad.write_text("english\tchinese\tgloss\tdisplay\tnote\tsearch\n"
+                   "replicated\t复制（副本）\tsometimes\t复制（副本；replicated (copy)）\t\t副本 / full copy\n"
+                   "copy\t拷贝\tno\t拷贝（copy）\t\t副本 / 拷贝\n", encoding="utf-8")
+    assert len(glossary_problems(bad)) == 7  # 4 in the first row's fields, 1 search word; 2 in the second
     terms = [Term("device", "设备", False, "设备（device）"), Term("sharding", "分片", True, "分片（sharding）"),
              Term("dispatch", "派发", False, "派发（dispatch）")]
     assert gloss_problems("p", ["设备（device）上的分片（sharding）", "又是分片（sharding）"], terms) == [

@@ -11,7 +11,8 @@ import re
 import pytest
 
 from kb.common import BOX_CLASS
-from tools.catalogs import catalogs, english_interface_words, heading_glosses, untranslated_figure_words
+from tools.catalogs import (catalogs, english_interface_words, figure_word_problems, heading_glosses, site_figure_words,
+                            untranslated_figure_words)
 from tools.site import (DOCS, LANGUAGES, LOCALES, SNIPPETS, TRANSLATIONS, broken_internal_links, built_pages,
                         page_figures, source_pages)
 
@@ -141,6 +142,15 @@ def test_figures_are_svg_with_their_words_as_text(site, language):
 @pytest.mark.parametrize("language", TRANSLATIONS)
 def test_figure_words_are_translated(site, language):
     problems = untranslated_figure_words(site, language)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_figure_words_follow_one_convention(site, language):
+    """Units as symbols in full-width brackets, one label per quantity on every figure (TRANSLATING.md)."""
+    words = site_figure_words(site, language)
+    assert len(words) > 50, "the figures' words were not found"
+    problems = figure_word_problems(words)
     assert not problems, "\n".join(problems)
 
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .site import LOCALES, TRANSLATIONS, built_pages, page_figures  # first: importing conf makes docs/_ext/kb importable
+from .site import LOCALES, SOURCE_LANGUAGE, TRANSLATIONS, built_pages, page_figures  # first: importing conf makes docs/_ext/kb importable
 
 from kb.translations import catalogue_path, interface_messages  # noqa: E402
 
@@ -183,6 +183,65 @@ def untranslated_figure_words(site: Path, language: str, locales: Path = LOCALES
                     problems.append(f"{language}/{rel}: figure {svg.name} shows {word!r} untranslated "
                                     f"(translate it in {po.name}: nox -s i18n extracts figure words)")
     return problems
+
+
+# One label per quantity on every figure (TRANSLATING.md, "Figures and the interface"), found by
+# its English, and the unit symbols a label may end with.
+FIGURE_QUANTITIES = {
+    r"^(time per step|step time)\b": "每步耗时",
+    r"^(time per call|one call)\b": "单次调用耗时",
+    r"^(compile time|lower \+ compile)\b": "编译耗时",
+    r"^epoch$": "训练轮数",
+    r"^later calls$": "后续调用",
+}
+FIGURE_UNITS = ("s", "ms", "µs", "MiB", "GiB")
+
+
+def figure_word_problems(words: dict[str, set[str]]) -> list[str]:
+    """Figure words (English → its translations over every figure of the site) that break the
+    convention: a unit is its symbol in full-width brackets, one quantity has one label.
+
+    >>> figure_word_problems({"total time (ms)": {"总耗时 (ms)"}, "time per call (microseconds)": {"每次调用耗时（微秒）"},
+    ...                       "Python loop": {"Python 循环", "Python 的循环"}, "step time (ms)": {"每步耗时（ms）"}})
+    ["'total time (ms)' → '总耗时 (ms)': a unit goes in full-width brackets, （ms）", "'time per call (microseconds)' → '每次调用耗时（微秒）': write the unit as one of s, ms, µs, MiB, GiB", "'time per call (microseconds)' → '每次调用耗时（微秒）': this quantity is 单次调用耗时 on every figure", "'Python loop' has 2 translations: ['Python 循环', 'Python 的循环']"]
+    """
+    problems = []
+    for english, translations in words.items():
+        if len(translations) > 1:
+            problems.append(f"{english!r} has {len(translations)} translations: {sorted(translations)}")
+        for chinese in sorted(translations):
+            unit = re.search(r"\(([^()]*)\)\s*$", english)
+            if unit and not re.search(r"[A-Za-z_]\w*\(", english):  # not a call such as f('q')
+                if re.search(r"\s?\([^()]*\)\s*$", chinese):
+                    problems.append(f"{english!r} → {chinese!r}: a unit goes in full-width brackets, （{unit.group(1)}）")
+                elif unit.group(1) in FIGURE_UNITS + ("seconds", "milliseconds", "microseconds") and not any(
+                        chinese.endswith(f"（{u}）") for u in FIGURE_UNITS):
+                    problems.append(f"{english!r} → {chinese!r}: write the unit as one of {', '.join(FIGURE_UNITS)}")
+            for pattern, label in FIGURE_QUANTITIES.items():
+                if re.search(pattern, english, re.I) and label not in chinese:
+                    problems.append(f"{english!r} → {chinese!r}: this quantity is {label} on every figure")
+    return problems
+
+
+def site_figure_words(site: Path, language: str, locales: Path = LOCALES) -> dict[str, set[str]]:
+    """Each English word of the built site's figures, and its translations in the page catalogues."""
+    import polib
+
+    from kb.figures import svg_strings
+
+    words: dict[str, set[str]] = {}
+    for page in built_pages(site, SOURCE_LANGUAGE):
+        rel = page.relative_to(site / SOURCE_LANGUAGE)
+        figures = [path for path in page_figures(page) if path.suffix == ".svg"]
+        po = locales / language / "LC_MESSAGES" / rel.with_suffix(".po")
+        if not figures or not po.is_file():
+            continue
+        translated = {e.msgid: e.msgstr for e in polib.pofile(str(po)) if e.msgstr}
+        for svg in figures:
+            for word in svg_strings(svg.read_text(encoding="utf-8")):
+                if word in translated:
+                    words.setdefault(word, set()).add(translated[word])
+    return words
 
 
 # Words a translated page's interface may show in Latin letters: names, not sentences.

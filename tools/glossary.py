@@ -2,12 +2,15 @@
 
 Each row is one term: ``english``, its one Chinese rendering (``chinese``), whether a page glosses
 it on first use (``gloss``: ``yes`` for terms a reader would search in English, ``no`` for everyday
-words), the form shown on the glossary page and in the index (``display``), and a ``note`` for
-translators. ``TRANSLATING.md`` gives the rules these checks enforce:
+words), the form shown on the glossary page and in the index (``display``), a ``note`` for
+translators, and ``search``: other words a reader types for the term (colloquial Chinese such as
+显存 or 多卡, PyTorch's or English names such as OOM), `` / `` between them, which the site's search
+in both languages treats as the term (``kb.search``). ``TRANSLATING.md`` gives the rules these checks enforce:
 
 - ``glossary_problems``: the file itself (fields, yes/no, one display format: 中文（English）, with
   an abbreviation first as in 全分片数据并行（FSDP，fully sharded data parallel）; no half-width
-  brackets inside, no semicolons);
+  brackets inside, no semicolons; a search word is one word, not the term itself, and belongs to
+  one term only);
 - ``gloss_problems``: a ``gloss: no`` term glossed on a page, a ``gloss: yes`` term glossed twice;
 - ``rendering_problems``: an aligned msgid/msgstr pair whose English names a term and whose
   Chinese lacks the glossary's rendering (a translator comment ``kb-glossary: <english>: why``
@@ -26,7 +29,7 @@ from pathlib import Path
 from .site import ROOT
 
 GLOSSARY = ROOT / "docs" / "_data" / "glossary.tsv"
-FIELDS = ["english", "chinese", "gloss", "display", "note"]
+FIELDS = ["english", "chinese", "gloss", "display", "note", "search"]
 GLOSS_RE = re.compile(r"(?<=[\u3400-\u9fff])（([^（）\u3400-\u9fff]*[A-Za-z][^（）\u3400-\u9fff]*)）")
 CODE_RE = re.compile(r"\{[a-z:]+\}`[^`]*`|`+[^`]+`+")
 QUOTED_RE = re.compile(r'"[^"]*"')
@@ -40,6 +43,7 @@ class Term:
     gloss: bool
     display: str
     note: str = ""
+    search: tuple[str, ...] = ()
 
     def english_forms(self) -> list[str]:
         """The English words a page may use for the term: alternatives split, notes dropped.
@@ -72,8 +76,18 @@ class Term:
 
 def load(path: Path = GLOSSARY) -> list[Term]:
     with path.open(encoding="utf-8", newline="") as handle:
-        return [Term(r["english"], r["chinese"], r["gloss"] == "yes", r["display"], r.get("note") or "")
+        return [Term(r["english"], r["chinese"], r["gloss"] == "yes", r["display"], r.get("note") or "",
+                     search_words(r.get("search") or ""))
                 for r in csv.DictReader(handle, delimiter="\t")]
+
+
+def search_words(field: str) -> tuple[str, ...]:
+    """The ``search`` column: words separated by `` / ``.
+
+    >>> search_words("显存 / VRAM")
+    ('显存', 'VRAM')
+    """
+    return tuple(word.strip() for word in field.split(" / ") if word.strip())
 
 
 def glossary_problems(path: Path = GLOSSARY) -> list[str]:
@@ -81,20 +95,21 @@ def glossary_problems(path: Path = GLOSSARY) -> list[str]:
 
     >>> import tempfile
     >>> bad = Path(tempfile.mkdtemp()) / "g.tsv"
-    >>> _ = bad.write_text("english\\tchinese\\tgloss\\tdisplay\\tnote\\n"
-    ...                    "leaf\\t叶子（叶节点）\\tmaybe\\t叶节点（叶子；leaf (tree)）\\t\\n", encoding="utf-8")
+    >>> _ = bad.write_text("english\\tchinese\\tgloss\\tdisplay\\tnote\\tsearch\\n"
+    ...                    "leaf\\t叶子（叶节点）\\tmaybe\\t叶节点（叶子；leaf (tree)）\\t\\tleaf node\\n", encoding="utf-8")
     >>> for p in glossary_problems(bad): print(p)
     leaf: the rendering '叶子（叶节点）' is not one term (no brackets)
     leaf: gloss is 'maybe', not yes or no
     leaf: display '叶节点（叶子；leaf (tree)）' must not carry half-width brackets or semicolons
     leaf: display '叶节点（叶子；leaf (tree)）' does not start with its rendering '叶子（叶节点）'
+    leaf: search word 'leaf node' is not one word (search splits a query into words)
     """
     with path.open(encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle, delimiter="\t")
         if reader.fieldnames != FIELDS:
             return [f"columns are {reader.fieldnames}, not {FIELDS}"]
         rows = list(reader)
-    problems, seen = [], set()
+    problems, seen, searched = [], set(), {}
     for row in rows:
         name, chinese, display = row["english"], row["chinese"], row["display"]
         if name in seen:
@@ -111,6 +126,14 @@ def glossary_problems(path: Path = GLOSSARY) -> list[str]:
             problems.append(f"{name}: display {display!r} does not start with its rendering {chinese!r}")
         elif inner and not re.fullmatch(r"（[^（）]+）", inner):
             problems.append(f"{name}: display {display!r} is not 中文（English）")
+        for word in search_words(row["search"] or ""):
+            if not re.fullmatch(r"\w+", word):
+                problems.append(f"{name}: search word {word!r} is not one word (search splits a query into words)")
+            if word.lower() in (name.lower(), chinese.lower()):
+                problems.append(f"{name}: search word {word!r} is the term itself")
+            if word.lower() in searched and searched[word.lower()] != name:
+                problems.append(f"{name}: search word {word!r} also belongs to {searched[word.lower()]!r}")
+            searched[word.lower()] = name
     return problems
 
 
