@@ -6,7 +6,9 @@ Prints a Markdown table:
   part that is ours (kb.css, kb.js) against the stock theme's assets;
 - the size of both search indexes, and of the figure on the control-flow page (SVG with text);
 - the time the browser takes to answer Chinese and English queries on the search page (median of
-  several runs, Playwright driving Debian's chromium on localhost).
+  several runs, Playwright driving Debian's chromium on localhost);
+- the search evaluation set's scores (tools.search_eval: the page that answers each query in the
+  top three, in each language).
 """
 
 from __future__ import annotations
@@ -99,6 +101,9 @@ def main() -> None:
     print("\n| query | median time in the browser | result |\n|---|---|---|")
     for language, query, ms, note in query_times(site):
         print(f"| {language}: {query} | {ms:.1f} ms | {note} |")
+    from .search_eval import evaluate, table
+
+    print("\n" + table(evaluate(site)))
 
 
 if __name__ == "__main__":

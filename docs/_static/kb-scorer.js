@@ -1,17 +1,50 @@
-/* kb (conf.py: html_search_scorer): Sphinx's search scorer, with one change. A page whose own title contains a word of
-   the query ranks above pages that only mention it in passing, so that 如何计算梯度 puts the page
-   about gradients first. (Sphinx counts a word in any section title the same as in the page
-   title, and keeps only the best single word's score per page.) */
+/* kb (conf.py: html_search_scorer): Sphinx's search, ranked for questions, in both languages.
+
+   1. Question words ("how", "vs") are dropped. Which pages hold which words is asked of Sphinx one word at a time, and the pages that hold
+      every word the index knows are the results. (Sphinx's own check for all the words counts
+      only words of three letters or more when some word is missing from the index, so with a
+      Chinese query of two-character words, and a word such as the "C" of "C++", it could keep
+      pages holding one word and drop those holding three.) A word the index does not know is
+      left out, as Sphinx leaves it out.
+   2. A page's score adds up what each query word earns on it (Scorer.title for a word in one of
+      its titles, Scorer.term for a word in its text), weighted by how rare the word is among the
+      pages (kbWeight), and a word in the page's own title earns more again (a glossary search word counts there through its term, KB_SEARCH_WORDS.forms
+      from kb.search), so that 如何计算梯度 puts the page about gradients first. (Sphinx keeps
+      only the best single word's score per page, and counts a word in any section title the same
+      as in the page title.)
+   3. When fewer than KB_ENOUGH pages hold every word, the pages that hold most of the words
+      follow, ranked by how many they hold, and a line above the results says so (its words come
+      from kb.search, in the page's language).
+   4. A result's summary comes from the page's prose (see the end of this file). */
+const KB_ENOUGH = 3;
+// Words of an English question that say nothing about its subject (Sphinx's English stopwords
+// are only "a", "the", "of" and the like), as Sphinx's stemmer leaves them: dropped from the
+// query unless nothing else is left. (kb-search-zh.js has the Chinese ones.)
+const KB_QUESTION_WORDS = new Set(["how", "do", "doe", "i", "my", "what", "why", "when", "which", "can", "should",
+                                   "vs", "versu", "us", "way", "get"]);
+const KB_PER_WORD = 100; // a page that holds one more of the query's words ranks above any that holds fewer
+
+const kbWords = () => (typeof KB_SEARCH_WORDS !== "undefined" ? KB_SEARCH_WORDS : {});
+// How much a word tells: log(1 + pages / pages holding it), so that 梯度 counts for more than 计算.
+const kbWeight = (word) => {
+  if (typeof Search === "undefined" || !Search._index) return 1;
+  const index = Search._index;
+  const files = new Set([].concat(index.terms[word] ?? [], index.titleterms[word] ?? []));
+  return files.size ? Math.log(1 + index.docnames.length / files.size) : 1;
+};
+const kbStem = (word) => (typeof Stemmer === "function" ? new Stemmer().stemWord(word) : word);
+
 var Scorer = {
   score: (result) => {
     const [docname, title, anchor, descr, score] = result;
     const query = new URLSearchParams(window.location.search).get("q") || "";
     const words = (typeof splitQuery === "function" ? splitQuery(query) : query.split(/\s+/))
       .map((w) => w.toLowerCase())
-      .filter((w) => w.length > 1);
+      .filter((w) => w.length > 1 || /[\u3400-\u9fff]/.test(w));
+    const forms = kbWords().forms || {};
     const pageTitle = String(title || "").split(" > ")[0].toLowerCase();
-    const named = words.filter((w) => pageTitle.includes(w)).length;
-    return score + 10 * named;
+    const named = words.filter((w) => [w, ...(forms[w] || [])].some((f) => pageTitle.includes(f.toLowerCase())));
+    return score + named.reduce((sum, w) => sum + 10 * kbWeight(kbStem(w)), 0);
   },
   objNameMatch: 11,
   objPartialMatch: 6,
@@ -23,7 +56,61 @@ var Scorer = {
   partialTerm: 2,
 };
 
-/* kb: a result's summary comes from the page's prose. Sphinx takes it from the whole [role=main]
+// Installed as soon as this file runs (language_data.js comes after searchtools.js), before
+// Search.init runs the query of the address on DOMContentLoaded.
+const kbRankForQuestions = () => {
+  if (typeof Search === "undefined" || typeof Search.performTermsSearch !== "function") return;
+  const oneWord = Search.performTermsSearch;
+  const holds = (entry, file) => entry !== undefined && (entry === file || (Array.isArray(entry) && entry.includes(file)));
+  // What one word earns on one page: in a title, in the text, or (a partial match) Sphinx's score.
+  const earns = (word, result) => {
+    const index = Search._index;
+    const file = index.docnames.indexOf(result[0]);
+    if (holds(index.titleterms[word], file)) return Scorer.title;
+    if (holds(index.terms[word], file)) return Scorer.term;
+    return result[4];
+  };
+
+  Search.performTermsSearch = (searchTerms, excludedTerms) => {
+    document.querySelectorAll("#search-results .kb-search-partial").forEach((el) => el.remove());
+    const pages = new Map(); // docname -> {result, words, score}
+    const known = [];
+    const subject = [...searchTerms].filter((w) => !KB_QUESTION_WORDS.has(w));
+    for (const word of (subject.length ? subject : searchTerms)) {
+      const found = oneWord(new Set([word]), excludedTerms);
+      if (found.length) known.push(word);
+      for (const r of found) {
+        if (!pages.has(r[0])) pages.set(r[0], { result: r, words: [], score: 0 });
+        const page = pages.get(r[0]);
+        page.words.push(word);
+        page.score += earns(word, r) * kbWeight(word);
+      }
+    }
+    const all = [...pages.values()].filter((p) => p.words.length === known.length);
+    const result = (p, bonus) => {
+      p.result[4] = p.score + bonus;
+      return p.result;
+    };
+    if (all.length >= KB_ENOUGH || known.length < 2) return all.map((p) => result(p, 0));
+
+    // 3: the pages that hold most of the words
+    const partial = [...pages.values()].filter((p) => p.words.length < known.length);
+    const most = Math.max(0, ...partial.map((p) => p.words.length));
+    const enough = Math.min(most, Math.ceil(known.length / 2));
+    const extra = partial.filter((p) => p.words.length >= enough && enough > 0);
+    if (!extra.length) return all.map((p) => result(p, 0));
+    const note = document.createElement("p");
+    note.className = "kb-search-partial";
+    note.textContent = kbWords().partial || "No page holds every word of your search; these pages hold most of them.";
+    const list = document.querySelector("#search-results ul.search");
+    if (list) list.parentNode.insertBefore(note, list);
+    return all.concat(extra).map((p) => result(p, KB_PER_WORD * p.words.length));
+  };
+};
+if (typeof Search !== "undefined") kbRankForQuestions();
+else document.addEventListener("DOMContentLoaded", kbRankForQuestions);
+
+/* 4: a result's summary comes from the page's prose. Sphinx takes it from the whole [role=main]
    element, which here also holds the header buttons (亮色 暗色 ...), the provenance box (versions
    and the programs' file names), code cells and the previous/next links: drop those first. */
 document.addEventListener("DOMContentLoaded", () => {

@@ -37,20 +37,21 @@ class KbSearchChinese(SearchChinese):
 
 
 def glossary_terms(tsv: Path) -> list[str]:
-    """Chinese terms of the glossary, each alternative and parenthesised part on its own.
+    """Chinese terms of the glossary, each alternative and parenthesised part on its own, and the
+    Chinese words of its ``search`` column (``kb.search``).
 
     >>> import tempfile
     >>> path = Path(tempfile.mkdtemp()) / "g.tsv"
-    >>> _ = path.write_text("english\\tchinese\\tnote\\nsharding\\t分片\\t\\n"
-    ...                     "leaf\\t叶子（叶节点）\\t\\nflatten / unflatten\\t展平 / 还原\\t\\n"
-    ...                     "JIT\\t即时编译（JIT）\\t\\n", encoding="utf-8")
+    >>> _ = path.write_text("english\\tchinese\\tnote\\tsearch\\nsharding\\t分片\\t\\t\\n"
+    ...                     "leaf\\t叶子（叶节点）\\t\\t\\nflatten / unflatten\\t展平 / 还原\\t\\t\\n"
+    ...                     "JIT\\t即时编译（JIT）\\t\\t\\ndevice\\t设备\\t\\t多卡 / card\\n", encoding="utf-8")
     >>> glossary_terms(path)
-    ['分片', '叶子', '叶节点', '展平', '还原', '即时编译']
+    ['分片', '叶子', '叶节点', '展平', '还原', '即时编译', '设备', '多卡']
     """
     terms: list[str] = []
     with tsv.open(encoding="utf-8") as handle:
         for row in csv.DictReader(handle, delimiter="\t"):
-            for part in re.split(r"[（）()/、，,]", row.get("chinese") or ""):
+            for part in re.split(r"[（）()/、，,]", (row.get("chinese") or "") + "/" + (row.get("search") or "")):
                 part = part.strip()
                 if CJK.search(part) and part not in terms:
                     terms.append(part)

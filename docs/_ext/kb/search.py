@@ -1,0 +1,142 @@
+"""kb.search: search that finds the page a reader means, in both languages.
+
+1. **Words a reader types for a term.** The glossary's ``search`` column (``kb.common.glossary_path``)
+   lists, for a term, the other words readers type for it: colloquial Chinese (显存, 多卡, 爆显存),
+   abbreviations and PyTorch's names (OOM). After Sphinx has written ``searchindex.js``, each such
+   word becomes a word of the index that leads to the pages of its term, in that build's language
+   (the Chinese term on the Chinese site, the English one on the English site; a term of several
+   words leads to the pages that hold all of them, split and stemmed as Sphinx splits and stems).
+   A page whose titles hold the term gets the word as a title word too. So the query side needs
+   nothing else: the query splitter knows every word of the index, and a query word that is such a
+   word finds its term's pages. The glossary is the one place these words are written (the Chinese
+   build's jieba dictionary takes them from there too, ``kb.search_zh``).
+2. **No empty result for a real question.** Sphinx shows only pages that hold every word of the
+   query. When that leaves fewer than three pages, ``kb-scorer.js`` adds the pages that hold most
+   of the words, ranked by how many they hold, and says so above the results, in the page's
+   language: the message is ``_()`` text of this module, given to the search page as
+   ``KB_SEARCH_WORDS`` with the search words' terms (a page whose title names the term of a
+   search word ranks as if the title named the word).
+
+Sphinx offers no hook into its index before it is written, and no extension does (1) or (2), hence
+this module. It reads and rewrites the index in the format Sphinx's own ``searchtools.js`` reads
+(``Search.setIndex({...})``) and stops the build with a clear message if that format changes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from sphinx.errors import ExtensionError
+
+from .common import glossary_path
+from .translations import _
+
+INDEX_RE = re.compile(r"\A\s*Search\.setIndex\((.*)\)\s*;?\s*\Z", re.S)
+
+
+def search_words(tsv: Path, language: str) -> dict[str, list[str]]:
+    """Each word of the glossary's ``search`` column, and the forms of the term it stands for in
+    ``language``: the Chinese rendering or the English name, and the term's abbreviation in capitals
+    (pages of both languages write OOM or FSDP as they are).
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "g.tsv"
+    >>> _ = path.write_text("english\\tchinese\\tgloss\\tdisplay\\tnote\\tsearch\\n"
+    ...     "out of memory (OOM)\\t内存不足\\tyes\\t内存不足（OOM，out of memory）\\t\\t爆显存 / 显存不足\\n"
+    ...     "multi-process / multi-host\\t多进程 / 多主机\\tno\\t多进程（multi-process）\\t\\t多机\\n"
+    ...     "device\\t设备\\tno\\t设备（device）\\t\\t\\n", encoding="utf-8")
+    >>> search_words(path, "zh_CN")
+    {'爆显存': ['内存不足', 'OOM'], '显存不足': ['内存不足', 'OOM'], '多机': ['多进程', '多主机']}
+    >>> search_words(path, "en")["多机"]
+    ['multi-process', 'multi-host']
+    """
+    import csv
+
+    words: dict[str, list[str]] = {}
+    with tsv.open(encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle, delimiter="\t"):
+            english = [re.sub(r"\s*\([^)]*\)", "", part).strip("` ") for part in row["english"].split(" / ")]
+            capitals = [inner for inner in re.findall(r"\(([^)]*)\)", row["english"]) if inner.isupper()]
+            chinese = [part.strip("` ") for part in row["chinese"].split(" / ")]
+            forms = (chinese if language.startswith("zh") else english) + capitals
+            for word in (row.get("search") or "").split(" / "):
+                if word.strip():
+                    words[word.strip()] = forms
+    return words
+
+
+def _files(entry) -> set[int]:
+    if entry is None:
+        return set()
+    return {entry} if isinstance(entry, int) else set(entry)
+
+
+def _entry(files: set[int]):
+    return next(iter(files)) if len(files) == 1 else sorted(files)
+
+
+def add_search_words(index: dict, words: dict[str, list[str]], split, stem) -> dict[str, int]:
+    """Give each word the pages of its term, in ``index`` (Sphinx's ``terms`` and ``titleterms``).
+
+    ``split`` and ``stem`` are the build's search language's; a form of several words leads to the
+    pages that hold all of them, and a term leads to the pages of any of its forms. Returns how many
+    pages each word now leads to.
+
+    >>> index = {"terms": {"gpu": [0, 1], "memory": [1, 2], "vram": 4}, "titleterms": {"memory": 3}}
+    >>> add_search_words(index, {"VRAM": ["GPU memory"], "OOM": ["out"]}, str.split, str.lower)
+    {'VRAM': 2, 'OOM': 0}
+    >>> index["terms"]["vram"], "vram" in index["titleterms"]
+    ([1, 4], False)
+    """
+    terms, titles = index["terms"], index["titleterms"]
+    found = {}
+    for word, forms in words.items():
+        in_text, in_titles = set(), set()
+        for form in forms:
+            parts = [stem(part) for part in split(form) if part.strip()]
+            if parts:
+                in_text |= set.intersection(*[_files(terms.get(p)) | _files(titles.get(p)) for p in parts])
+                in_titles |= set.intersection(*[_files(titles.get(p)) for p in parts])
+        key = stem(word)
+        if in_titles:
+            titles[key] = _entry(_files(titles.get(key)) | in_titles)
+        rest = (_files(terms.get(key)) | in_text) - _files(titles.get(key))
+        if rest:
+            terms[key] = _entry(rest)
+        found[word] = len(_files(terms.get(key)) | _files(titles.get(key)))
+    return found
+
+
+def on_build_finished(app, exception) -> None:
+    builder = app.builder
+    if exception is not None or builder.format != "html" or getattr(builder, "indexer", None) is None:
+        return
+    path = Path(builder.outdir) / builder.searchindex_filename
+    match = INDEX_RE.match(path.read_text(encoding="utf-8")) if path.is_file() else None
+    if match is None:
+        raise ExtensionError(f"kb.search: {path} is not Search.setIndex({{...}}) as this module expects; "
+                             "the Sphinx version changed the search index format: update docs/_ext/kb/search.py")
+    index = json.loads(match.group(1))
+    lang = builder.indexer.lang
+    words = search_words(glossary_path(Path(app.confdir)), app.config.language or "en")
+    add_search_words(index, words, lang.split, lambda w: lang.stem(w).lower())
+    text = "Search.setIndex(" + json.dumps(index, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + ")"
+    temporary = path.with_name(path.name + ".kb")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
+
+
+def on_page_context(app, pagename, templatename, context, doctree) -> None:
+    if pagename == "search":
+        forms = search_words(glossary_path(Path(app.confdir)), app.config.language or "en")
+        words = {"partial": _("No page holds every word of your search; these pages hold most of them."),
+                 "forms": {word.lower(): terms for word, terms in forms.items()}}
+        app.add_js_file(None, body=f"var KB_SEARCH_WORDS = {json.dumps(words, ensure_ascii=False)};", priority=100)
+
+
+def setup(app):
+    app.connect("html-page-context", on_page_context)
+    app.connect("build-finished", on_build_finished)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
