@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tools.search_eval import bare_error_names
 from tools.site import ROOT, SNIPPETS, SOURCE_LANGUAGE
 
 from kb.records import environment, read_record, record_key  # noqa: E402 (tools.site: docs/_ext importable)
@@ -37,7 +38,8 @@ def build_report(site):
 @pytest.mark.parametrize("path", SNIPPET_FILES, ids=lambda p: str(p.relative_to(SNIPPETS)))
 def test_snippet_ran_alone_and_cleanly(path, build_report):
     """The record of this snippet's current bytes, made by this runner in this environment: it
-    exited 0, wrote nothing to stderr (a warning would) and printed something."""
+    exited 0, wrote nothing to stderr (a warning would), printed something, and printed no error's
+    name without its message (tools.search_eval: errors are searchable)."""
     name = path.relative_to(ROOT).as_posix()
     assert name in build_report["records"], f"{name} is on no page (every snippet is loaded by a page)"
     recorded = build_report["records"][name]
@@ -48,6 +50,9 @@ def test_snippet_ran_alone_and_cleanly(path, build_report):
     assert record["returncode"] == 0 and not record["timed_out"], f"{name} failed:\n{record['stderr'][-4000:]}"
     assert not record["stderr"].strip(), f"{name} wrote to stderr (a warning?):\n{record['stderr'][-4000:]}"
     assert record["stdout"].strip(), f"{name} printed nothing; a snippet prints what its page discusses"
+    bare = bare_error_names(record["stdout"])
+    assert not bare, (f"{name} prints {bare} without the message: print the first line a reader would see "
+                      "and paste into search, f\"{type(err).__name__}: {str(err).splitlines()[0]}\"")
 
 
 @pytest.mark.parametrize("path", SNIPPET_FILES, ids=lambda p: str(p.relative_to(SNIPPETS)))

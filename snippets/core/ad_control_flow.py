@@ -17,7 +17,7 @@ try:
     jax.jit(jax.grad(f))(3.0)
 except jax.errors.TracerBoolConversionError as err:
     caught = err
-print("under jit:", type(caught).__name__)
+print(f"under jit: {type(caught).__name__}: {str(caught).splitlines()[0]}")
 assert isinstance(caught, jax.errors.TracerBoolConversionError)
 
 

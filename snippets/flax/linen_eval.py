@@ -39,11 +39,11 @@ assert same and differ
 assert jnp.array_equal(train_out("params", 1), train_out("dropout", 1))
 
 
-def error_name(fn, *args, **kwargs):
+def error_of(fn, *args, **kwargs):
     try:
         fn(*args, **kwargs)
     except Exception as e:
-        return type(e).__name__
+        return e
 
 
 mistakes = {  # each call gets one thing wrong
@@ -51,9 +51,10 @@ mistakes = {  # each call gets one thing wrong
     "train without mutable": (model.apply, dict(rngs={"dropout": jax.random.key(1)}, train=True)),
     "jit with a traced train": (jax.jit(model.apply), dict(train=False)),
 }
-found = {name: error_name(fn, variables, x, **kw) for name, (fn, kw) in mistakes.items()}
+found = {name: error_of(fn, variables, x, **kw) for name, (fn, kw) in mistakes.items()}
 for name, error in found.items():
-    print(f"{name:24s} {error}")
-assert list(found.values()) == ["InvalidRngError", "ModifyScopeVariableError", "TracerBoolConversionError"]
+    print(f"{name}:\n  {type(error).__name__}: {str(error).splitlines()[0]}")
+assert [type(e).__name__ for e in found.values()] == ["InvalidRngError", "ModifyScopeVariableError",
+                                                      "TracerBoolConversionError"]
 jitted = jax.jit(model.apply, static_argnames="train")  # train is a Python bool again
 assert jnp.allclose(jitted(variables, x, train=False), ev, atol=1e-6)

@@ -20,9 +20,9 @@ error = None
 try:
     model(jnp.ones((1, 3)))  # no variables are bound to it
 except flax.errors.CallCompactUnboundModuleError as e:
-    error = type(e).__name__
-print("model(x) outside init/apply:", error)
-assert error == "CallCompactUnboundModuleError"
+    error = e
+print(f"model(x) outside init/apply: {type(error).__name__}: {str(error).splitlines()[0]}")
+assert type(error).__name__ == "CallCompactUnboundModuleError"
 
 # init runs __call__ once on a sample input; the input's shape sets the kernel shapes.
 for n_in in (3, 5):

@@ -11,7 +11,7 @@ print("init returns:", type(variables).__name__)
 try:
     variables.unfreeze()  # old code: init used to return a FrozenDict
 except AttributeError as e:
-    print("variables.unfreeze():", type(e).__name__)
+    print(f"variables.unfreeze(): {type(e).__name__}: {str(e).splitlines()[0]}")
 # The function form accepts both kinds, so it fits old checkpoints and new code.
 for v in (variables, flax.core.freeze(variables)):
     assert type(flax.core.unfreeze(v)) is dict

@@ -50,5 +50,5 @@ try:
     jax.grad(lambda p: loss_fn(nnx.merge(graphdef, p, rest), x, y))(params)
 except errors.TraceContextError as err:
     caught = err
-print("without copy=True:", type(caught).__name__)
+print(f"without copy=True: {type(caught).__name__}: {str(caught).splitlines()[0]}")
 assert caught is not None

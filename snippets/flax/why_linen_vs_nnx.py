@@ -31,7 +31,7 @@ print("NNX state:      ", jax.tree.map(jnp.shape, nnx.to_pure_dict(nnx.state(nnx
 try:  # the Linen object has no weights to run with
     linen_model(x)
 except errors.CallCompactUnboundModuleError as err:
-    print("linen_model(x):", type(err).__name__)
+    print(f"linen_model(x): {type(err).__name__}: {str(err).splitlines()[0]}")
 else:
     raise AssertionError("a Linen module called outside apply should fail")
 

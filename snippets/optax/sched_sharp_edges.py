@@ -24,9 +24,10 @@ try:
     error = None
 except jax.errors.TracerBoolConversionError as err:
     error = type(err).__name__
+    print(f"jit with a Python if: {error}: {str(err).splitlines()[0]}")
 tx = optax.sgd(with_where)
 jitted, _ = jax.jit(tx.update)(grads, tx.init(params))
-print(f"Python if: eager {float(eager['w'][0]):+.2f}, jit {error}; jnp.where under jit {float(jitted['w'][0]):+.2f}")
+print(f"Python if: eager {float(eager['w'][0]):+.2f}, under jit the error above; jnp.where under jit {float(jitted['w'][0]):+.2f}")
 assert error == "TracerBoolConversionError" and jnp.array_equal(eager["w"], jitted["w"])
 
 # A warmup from 0 is allowed, and makes the first update zero; PyTorch's LinearLR refuses 0.

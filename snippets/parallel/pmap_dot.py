@@ -38,6 +38,6 @@ assert owners == list(devices)
 try:
     jax.pmap(jnp.dot, devices=devices)(jnp.ones((2 * n, 10)), jnp.ones((2 * n, 10)))
 except ValueError as err:
-    print(f"{2 * n} rows on {n} devices -> {type(err).__name__}")
+    print(f"{2 * n} rows on {n} devices -> {type(err).__name__}: {str(err).splitlines()[0]}")
 else:
     raise AssertionError(f"{2 * n} rows on {n} devices should fail")

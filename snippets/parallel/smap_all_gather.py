@@ -37,5 +37,5 @@ try:
                   in_specs=P("x"), out_specs=P())(x)
 except ValueError as err:
     error = err
-print("default to='varying' with out_specs=P():", type(error).__name__)
+print(f"default to='varying' with out_specs=P(): {type(error).__name__}: {str(error).splitlines()[0]}")
 assert "could not infer replication" in str(error)

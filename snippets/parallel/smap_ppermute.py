@@ -40,7 +40,7 @@ for bad in ([(0, 1), (2, 1)], [(0, 1), (0, 2)]):
     try:
         send(bad)
     except ValueError as err:
-        print(f"perm={bad}: ValueError")
+        print(f"perm={bad}: ValueError: {str(err).splitlines()[0]}")
         assert "must be unique" in str(err)
     else:
         raise AssertionError(f"perm={bad} should be refused")

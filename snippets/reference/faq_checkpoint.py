@@ -30,7 +30,7 @@ for _ in range(5):
 try:
     serialization.to_bytes({"key": key})
 except TypeError as err:
-    print("to_bytes(typed key):", type(err).__name__)
+    print(f"to_bytes(typed key): {type(err).__name__}: {str(err).splitlines()[0]}")
 else:
     raise AssertionError("a typed key was serialized")
 # ... so everything the run needs goes into one pytree, with the key as its raw words.

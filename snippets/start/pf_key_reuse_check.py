@@ -11,5 +11,5 @@ with jax.debug_key_reuse(True):  # a checker; scoped to this block only
         jax.random.normal(init_key, (2,))  # second use of the same key
     except jax.errors.KeyReuseError as err:
         caught = err
-print("second use of init_key raised:", type(caught).__name__)
+print(f"second use of init_key raised: {type(caught).__name__}: {str(caught).splitlines()[0]}")
 assert isinstance(caught, jax.errors.KeyReuseError)

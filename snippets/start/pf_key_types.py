@@ -28,7 +28,7 @@ try:
     key + 1
 except TypeError as err:
     error = err
-print("key + 1:   ", type(error).__name__)
+print(f"key + 1:    {type(error).__name__}: {str(error).splitlines()[0]}")
 assert isinstance(error, TypeError)
 
 # wrap_key_data upgrades old raw keys (for example from a checkpoint).
