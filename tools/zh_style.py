@@ -105,12 +105,13 @@ def word_problems(entries) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
-    """A translation's sentences, split after 。！？ (code and links included, as a reader sees them).
+    """A translation's reading units, split after 。！？ and ；(a list of clauses joined by semicolons
+    reads as its clauses; code and links included, as a reader sees them).
 
-    >>> [len(s) for s in sentences("短句。" + "长" * 120 + "，`code`。")]
-    [3, 128]
+    >>> [len(s) for s in sentences("短句。" + "长" * 120 + "，`code`。前半；后半。")]
+    [3, 128, 3, 3]
     """
-    return [s.strip() for s in re.split(r"(?<=[。！？])", text) if s.strip()]
+    return [s.strip() for s in re.split(r"(?<=[。！？；])", text) if s.strip()]
 
 
 def long_sentences(entries, limit: int = LONG) -> list[str]:
