@@ -1,6 +1,6 @@
-"""Counts that show where the Chinese still reads as translated (TRANSLATING.md, "How it should read").
+"""Counts that show where the Chinese still reads as translated (TRANSLATING.md, "Read as written in Chinese").
 
-The native review of December 2026 (``../shared/reviews/2026-12-chinese.md``) measured these by
+A native review of the catalogues in December 2026 measured these by
 script; this module measures them the same way on every page catalogue, so that a pass over the
 catalogues can be checked and a regression is caught by ``tests/test_zh_style.py``:
 
@@ -121,13 +121,15 @@ def long_sentences(entries, limit: int = LONG) -> list[str]:
 
 
 def _mostly_code(sentence: str) -> bool:
-    """One code span is most of the sentence (a signature, a chain of calls): nothing to split.
+    """Code is most of the sentence (a signature, a list of API names): nothing to split.
 
     >>> _mostly_code("签名是 `jax.shard_map(f=None, /, *, out_specs, in_specs=Infer, mesh=None)`。")
     True
+    >>> _mostly_code("常调用 `jax.tree_map`、`jax.tree_leaves` 和 `jax.tree_flatten`，" + "这些函数" * 10 + "。")
+    False
     """
     spans = re.findall(r"`+([^`]+)`+", sentence)
-    return bool(spans) and max(len(span) for span in spans) > length(sentence) / 2
+    return sum(len(span) for span in spans) > length(sentence) / 2
 
 
 def length(sentence: str) -> int:
