@@ -11,11 +11,13 @@
       pages (kbWeight), and a word in the page's own title earns more again (a glossary search word counts there through its term, KB_SEARCH_WORDS.forms
       from kb.search), so that 如何计算梯度 puts the page about gradients first. (Sphinx keeps
       only the best single word's score per page, and counts a word in any section title the same
-      as in the page title.)
+      as in the page title.) A page with a title that holds the whole query as a phrase ("GPU
+      memory", "out-of-memory") earns more again.
    3. When fewer than KB_ENOUGH pages hold every word, the pages that hold most of the words
       follow, ranked by how many they hold, and a line above the results says so (its words come
       from kb.search, in the page's language).
-   4. A result's summary comes from the page's prose (see the end of this file). */
+   4. A glossary term's index entry ranks as a title word, not above the pages that explain it.
+   5. A result's summary comes from the page's prose (see the end of this file). */
 const KB_ENOUGH = 3;
 // Words of an English question that say nothing about its subject (Sphinx's English stopwords
 // are only "a", "the", "of" and the like), as Sphinx's stemmer leaves them: dropped from the
@@ -32,11 +34,15 @@ const kbWeight = (word) => {
   const files = new Set([].concat(index.terms[word] ?? [], index.titleterms[word] ?? []));
   return files.size ? Math.log(1 + index.docnames.length / files.size) : 1;
 };
+const kbPlain = (text) => (text.toLowerCase().match(/[\p{Letter}\p{Number}_]+/gu) || []).join(" ");
 const kbStem = (word) => (typeof Stemmer === "function" ? new Stemmer().stemWord(word) : word);
 
 var Scorer = {
   score: (result) => {
-    const [docname, title, anchor, descr, score] = result;
+    const [docname, title, anchor, descr, indexScore, filename, kind] = result;
+    // An index entry (a glossary term's definition) scores 100 × the share of the entry the query
+    // covers in Sphinx: it would outrank the pages that explain the term. Count it as one title word.
+    const score = kind === "index" ? Math.min(indexScore, Scorer.title) : indexScore;
     const query = new URLSearchParams(window.location.search).get("q") || "";
     const words = (typeof splitQuery === "function" ? splitQuery(query) : query.split(/\s+/))
       .map((w) => w.toLowerCase())
@@ -86,6 +92,17 @@ const kbRankForQuestions = () => {
         page.score += earns(word, r) * kbWeight(word);
       }
     }
+    // A page with a title that holds the whole query as a phrase ("GPU memory") earns more again.
+    const phrase = kbPlain(new URLSearchParams(window.location.search).get("q") || "");
+    if (phrase.includes(" ")) {
+      for (const [title, where] of Object.entries(Search._index.alltitles || {})) {
+        if (!kbPlain(title).includes(phrase)) continue;
+        for (const [file] of where) {
+          const page = pages.get(Search._index.docnames[file]);
+          if (page) page.score += 2 * Scorer.title * known.length;
+        }
+      }
+    }
     const all = [...pages.values()].filter((p) => p.words.length === known.length);
     const result = (p, bonus) => {
       p.result[4] = p.score + bonus;
@@ -110,7 +127,7 @@ const kbRankForQuestions = () => {
 if (typeof Search !== "undefined") kbRankForQuestions();
 else document.addEventListener("DOMContentLoaded", kbRankForQuestions);
 
-/* 4: a result's summary comes from the page's prose. Sphinx takes it from the whole [role=main]
+/* 5: a result's summary comes from the page's prose. Sphinx takes it from the whole [role=main]
    element, which here also holds the header buttons (亮色 暗色 ...), the provenance box (versions
    and the programs' file names), code cells and the previous/next links: drop those first. */
 document.addEventListener("DOMContentLoaded", () => {

@@ -18,12 +18,15 @@
    search word ranks as if the title named the word).
 
 Sphinx offers no hook into its index before it is written, and no extension does (1) or (2), hence
-this module. It reads and rewrites the index in the format Sphinx's own ``searchtools.js`` reads
+this module. An incremental build starts from the last build's index: Sphinx's own copy of it is
+kept (``kb_searchindex_sphinx.json`` beside the doctrees) and put back when the build starts, so that
+a search word never becomes a word of the pages. It reads and rewrites the index in the format Sphinx's own ``searchtools.js`` reads
 (``Search.setIndex({...})``) and stops the build with a clear message if that format changes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -67,6 +70,15 @@ def search_words(tsv: Path, language: str) -> dict[str, list[str]]:
     return words
 
 
+def _plain(text: str) -> str:
+    """Lower case, words separated by single spaces: how a phrase is looked for in a title.
+
+    >>> _plain("How do I avoid out-of-memory errors?")
+    'how do i avoid out of memory errors'
+    """
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
 def _files(entry) -> set[int]:
     if entry is None:
         return set()
@@ -77,28 +89,37 @@ def _entry(files: set[int]):
     return next(iter(files)) if len(files) == 1 else sorted(files)
 
 
-def add_search_words(index: dict, words: dict[str, list[str]], split, stem) -> dict[str, int]:
+def add_search_words(index: dict, words: dict[str, list[str]], split, stem, keep=lambda word: True) -> dict[str, int]:
     """Give each word the pages of its term, in ``index`` (Sphinx's ``terms`` and ``titleterms``).
 
-    ``split`` and ``stem`` are the build's search language's; a form of several words leads to the
-    pages that hold all of them, and a term leads to the pages of any of its forms. Returns how many
-    pages each word now leads to.
+    ``split``, ``stem`` and ``keep`` (its word filter: stop words are not in the index) are the
+    build's search language's; a form of several words leads to the
+    pages that hold all of them, and counts as a title word on the pages where a title holds it as
+    a phrase; a term leads to the pages of any of its forms. Returns how many pages each word now
+    leads to.
 
-    >>> index = {"terms": {"gpu": [0, 1], "memory": [1, 2], "vram": 4}, "titleterms": {"memory": 3}}
+    >>> index = {"terms": {"gpu": [0, 1], "memory": [1, 2], "vram": 4}, "titleterms": {"memory": 3, "gpu": 3},
+    ...          "alltitles": {"Free GPU memory": [[3, "free"]]}}
     >>> add_search_words(index, {"VRAM": ["GPU memory"], "OOM": ["out"]}, str.split, str.lower)
-    {'VRAM': 2, 'OOM': 0}
-    >>> index["terms"]["vram"], "vram" in index["titleterms"]
-    ([1, 4], False)
+    {'VRAM': 3, 'OOM': 0}
+    >>> index["terms"]["vram"], index["titleterms"]["vram"]
+    ([1, 4], 3)
     """
     terms, titles = index["terms"], index["titleterms"]
+    headings = {_plain(title): {file for file, _anchor in where} for title, where in index.get("alltitles", {}).items()}
     found = {}
     for word, forms in words.items():
         in_text, in_titles = set(), set()
         for form in forms:
-            parts = [stem(part) for part in split(form) if part.strip()]
-            if parts:
-                in_text |= set.intersection(*[_files(terms.get(p)) | _files(titles.get(p)) for p in parts])
-                in_titles |= set.intersection(*[_files(titles.get(p)) for p in parts])
+            words_of_form = [part for part in split(form) if part.strip()]
+            parts = [stem(part) for part in words_of_form if keep(stem(part))]
+            if not parts:
+                continue
+            in_text |= set.intersection(*[_files(terms.get(p)) | _files(titles.get(p)) for p in parts])
+            if len(words_of_form) == 1:
+                in_titles |= _files(titles.get(parts[0]))
+            else:  # the words of a form, as one phrase in a title ("out-of-memory errors")
+                in_titles |= {f for title, files in headings.items() if _plain(form) in title for f in files}
         key = stem(word)
         if in_titles:
             titles[key] = _entry(_files(titles.get(key)) | in_titles)
@@ -119,13 +140,36 @@ def on_build_finished(app, exception) -> None:
         raise ExtensionError(f"kb.search: {path} is not Search.setIndex({{...}}) as this module expects; "
                              "the Sphinx version changed the search index format: update docs/_ext/kb/search.py")
     index = json.loads(match.group(1))
+    sphinx_text = path.read_text(encoding="utf-8")
     lang = builder.indexer.lang
     words = search_words(glossary_path(Path(app.confdir)), app.config.language or "en")
-    add_search_words(index, words, lang.split, lambda w: lang.stem(w).lower())
+    add_search_words(index, words, lang.split, lambda w: lang.stem(w).lower(), lang.word_filter)
     text = "Search.setIndex(" + json.dumps(index, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + ")"
+    keep = {"written": hashlib.sha256(text.encode()).hexdigest(), "sphinx": sphinx_text}
+    pristine(app).parent.mkdir(parents=True, exist_ok=True)
+    pristine(app).write_text(json.dumps(keep, ensure_ascii=False), encoding="utf-8")
     temporary = path.with_name(path.name + ".kb")
     temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)
+
+
+def pristine(app) -> Path:
+    """Where Sphinx's own index of the last build is kept (not published), with the hash of the
+    index this module wrote from it."""
+    return Path(app.doctreedir) / "kb_searchindex_sphinx.json"
+
+
+def on_builder_inited(app) -> None:
+    """An incremental build starts from the index of the last one: give Sphinx back its own, so
+    that the last build's search words (words of the index by then) do not come back as page
+    words. Only if the index is still the one this module wrote (else it is Sphinx's already)."""
+    builder = app.builder
+    path = Path(builder.outdir) / getattr(builder, "searchindex_filename", "searchindex.js")
+    if builder.format != "html" or not pristine(app).is_file() or not path.is_file():
+        return
+    keep = json.loads(pristine(app).read_text(encoding="utf-8"))
+    if hashlib.sha256(path.read_bytes()).hexdigest() == keep.get("written"):
+        path.write_text(keep["sphinx"], encoding="utf-8")
 
 
 def on_page_context(app, pagename, templatename, context, doctree) -> None:
@@ -137,6 +181,7 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
 
 
 def setup(app):
+    app.connect("builder-inited", on_builder_inited)
     app.connect("html-page-context", on_page_context)
     app.connect("build-finished", on_build_finished)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

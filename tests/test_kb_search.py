@@ -1,0 +1,68 @@
+"""kb.search on a small index: search words lead to their term's pages in each language, and an
+incremental build starts from Sphinx's own index, not from the one with the search words in it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+from kb import search
+
+GLOSSARY = ("english\tchinese\tgloss\tdisplay\tnote\tsearch\n"
+            "out of memory (OOM)\t内存不足\tyes\t内存不足（OOM，out of memory）\t\t爆显存 / OOM\n")
+
+
+def project(tmp_path: Path, language: str, terms: dict, titles: dict | None = None):
+    (tmp_path / "docs" / "_data").mkdir(parents=True)
+    (tmp_path / "docs" / "_data" / "glossary.tsv").write_text(GLOSSARY, encoding="utf-8")
+    out = tmp_path / "html"
+    out.mkdir()
+    index = {"docnames": ["a", "b", "c"], "terms": terms, "titleterms": titles or {},
+             "alltitles": {"How do I avoid out-of-memory errors?": [[2, "oom"]]}}
+    (out / "searchindex.js").write_text("Search.setIndex(" + json.dumps(index) + ")", encoding="utf-8")
+    lang = SimpleNamespace(split=lambda text: text.replace("-", " ").split(), stem=lambda word: word.lower(),
+                           word_filter=lambda word: word not in {"of", "out", "the"})  # Sphinx drops "out" too
+    builder = SimpleNamespace(format="html", outdir=out, searchindex_filename="searchindex.js",
+                              indexer=SimpleNamespace(lang=lang))
+    return SimpleNamespace(builder=builder, confdir=str(tmp_path), doctreedir=str(tmp_path / "doctrees"),
+                           config=SimpleNamespace(language=language))
+
+
+def read(app) -> dict:
+    text = (Path(app.builder.outdir) / "searchindex.js").read_text(encoding="utf-8")
+    return json.loads(text[len("Search.setIndex("):-1])
+
+
+def test_search_words_lead_to_the_pages_of_their_term(tmp_path):
+    zh = project(tmp_path / "zh", "zh_CN", {"内存不足": [0, 1], "oom": 1})
+    search.on_build_finished(zh, None)
+    assert read(zh)["terms"]["爆显存"] == [0, 1]  # the Chinese term's pages, and the abbreviation's
+    en = project(tmp_path / "en", "en", {"memory": [0, 1]}, {"memory": 2})
+    search.on_build_finished(en, None)
+    index = read(en)
+    assert index["titleterms"]["oom"] == 2  # "out-of-memory" as a phrase in a title: page c only
+    assert index["terms"]["oom"] == [0, 1]  # the pages holding the words that are in the index
+
+
+def test_an_incremental_build_starts_from_sphinx_s_own_index(tmp_path):
+    app = project(tmp_path, "zh_CN", {"内存不足": [0, 1]})
+    own = (Path(app.builder.outdir) / "searchindex.js").read_text(encoding="utf-8")
+    search.on_build_finished(app, None)
+    assert "爆显存" in read(app)["terms"]
+    search.on_builder_inited(app)  # the next build: Sphinx loads its own index, without 爆显存
+    assert (Path(app.builder.outdir) / "searchindex.js").read_text(encoding="utf-8") == own
+    newer = "Search.setIndex(" + json.dumps({"docnames": ["a"], "terms": {}, "titleterms": {}}) + ")"
+    (Path(app.builder.outdir) / "searchindex.js").write_text(newer, encoding="utf-8")
+    search.on_builder_inited(app)  # an index this module did not write is left as it is
+    assert (Path(app.builder.outdir) / "searchindex.js").read_text(encoding="utf-8") == newer
+
+
+def test_a_changed_index_format_stops_the_build(tmp_path):
+    import pytest
+    from sphinx.errors import ExtensionError
+
+    app = project(tmp_path, "en", {})
+    (Path(app.builder.outdir) / "searchindex.js").write_text("var index = {};", encoding="utf-8")
+    with pytest.raises(ExtensionError, match="search index format"):
+        search.on_build_finished(app, None)
