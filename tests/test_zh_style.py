@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from types import SimpleNamespace as Entry
 
-import polib
 import pytest
 
-from tools.site import DOCS, LOCALES
-from tools.zh_style import heading_problems, long_sentences, page_catalogues, page_headings, word_problems
+from tools.site import LOCALES
+from tools.zh_style import catalogue_problems, heading_problems, long_sentences, page_catalogues, word_problems
 
 CATALOGUES = page_catalogues()
 
@@ -30,8 +29,5 @@ def test_every_page_catalogue_is_checked():
 
 @pytest.mark.parametrize("catalogue", CATALOGUES, ids=lambda p: p.relative_to(LOCALES).as_posix())
 def test_the_chinese_reads_as_written_in_chinese(catalogue):
-    entries = [e for e in polib.pofile(str(catalogue)) if e.msgstr]
-    md = DOCS / catalogue.relative_to(LOCALES / "zh_CN" / "LC_MESSAGES").with_suffix(".md")
-    problems = heading_problems(entries, page_headings(md) if md.is_file() else set()) + word_problems(entries)
-    problems += [f"a sentence of more than 110 characters: {s[:60]}…" for s in long_sentences(entries)]
+    problems = catalogue_problems(catalogue)
     assert not problems, "\n".join(problems)

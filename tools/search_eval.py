@@ -14,6 +14,7 @@ prints the table the README quotes::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import re
 from dataclasses import dataclass, field
@@ -114,7 +115,7 @@ def evaluate(site: Path = HTML, queries: list[Query] | None = None, browser=None
     from .browser import chromium, serve
 
     queries = load() if queries is None else queries
-    with serve(site) as base, (chromium() if browser is None else _given(browser)) as chrome:
+    with serve(site) as base, (chromium() if browser is None else contextlib.nullcontext(browser)) as chrome:
         context = chrome.new_context(locale="en-US")
         page = context.new_page()
         page.set_default_timeout(20000)
@@ -122,17 +123,6 @@ def evaluate(site: Path = HTML, queries: list[Query] | None = None, browser=None
             query.links, query.partial = search(page, base, query.language, query.query)
         context.close()
     return queries
-
-
-class _given:
-    def __init__(self, browser):
-        self.browser = browser
-
-    def __enter__(self):
-        return self.browser
-
-    def __exit__(self, *exc):
-        return False
 
 
 def scores(queries: list[Query]) -> dict[str, tuple[int, int, int]]:

@@ -165,6 +165,16 @@ def rates(entries) -> Rates:
     return result
 
 
+def catalogue_problems(path: Path) -> list[str]:
+    """Everything the checks above find in one page catalogue: what tests/test_zh_style.py rejects."""
+    import polib
+
+    entries = [e for e in polib.pofile(str(path)) if e.msgstr]
+    md = DOCS / path.relative_to(LOCALES / "zh_CN" / "LC_MESSAGES").with_suffix(".md")
+    found = heading_problems(entries, page_headings(md) if md.is_file() else set()) + word_problems(entries)
+    return found + [f"a sentence of {length(s)} characters (more than {LONG}): {s[:60]}…" for s in long_sentences(entries)]
+
+
 def page_catalogues(locales: Path = LOCALES / "zh_CN" / "LC_MESSAGES") -> list[Path]:
     return sorted(p for p in locales.rglob("*.po") if p.name != "sphinx.po")
 
@@ -187,14 +197,8 @@ def report(paths: list[Path]) -> str:
 
 
 if __name__ == "__main__":
-    import polib
-
     paths = [Path(p).resolve() for p in sys.argv[1:]] or page_catalogues()
     print(report(paths))
     for path in paths:
-        entries = [e for e in polib.pofile(str(path)) if e.msgstr]
-        md = DOCS / path.relative_to(LOCALES / "zh_CN" / "LC_MESSAGES").with_suffix(".md")
-        found = heading_problems(entries, page_headings(md) if md.is_file() else set()) + word_problems(entries)
-        found += [f"long ({length(s)}): {s[:80]}…" for s in long_sentences(entries)]
-        for problem in found:
+        for problem in catalogue_problems(path):
             print(f"{path.relative_to(ROOT)}: {problem}")
