@@ -20,13 +20,14 @@ in both languages treats as the term (``kb.search``). ``TRANSLATING.md`` gives t
 
 from __future__ import annotations
 
-import csv
 import html as html_lib
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from .site import ROOT
+
+from kb.common import alternatives, glossary_rows  # noqa: E402
 
 GLOSSARY = ROOT / "docs" / "_data" / "glossary.tsv"
 FIELDS = ["english", "chinese", "gloss", "display", "note", "search"]
@@ -75,19 +76,8 @@ class Term:
 
 
 def load(path: Path = GLOSSARY) -> list[Term]:
-    with path.open(encoding="utf-8", newline="") as handle:
-        return [Term(r["english"], r["chinese"], r["gloss"] == "yes", r["display"], r.get("note") or "",
-                     search_words(r.get("search") or ""))
-                for r in csv.DictReader(handle, delimiter="\t")]
-
-
-def search_words(field: str) -> tuple[str, ...]:
-    """The ``search`` column: words separated by `` / ``.
-
-    >>> search_words("显存 / VRAM")
-    ('显存', 'VRAM')
-    """
-    return tuple(word.strip() for word in field.split(" / ") if word.strip())
+    return [Term(r["english"], r["chinese"], r["gloss"] == "yes", r["display"], r["note"], tuple(alternatives(r["search"])))
+            for r in glossary_rows(path)]
 
 
 def glossary_problems(path: Path = GLOSSARY) -> list[str]:
@@ -104,11 +94,10 @@ def glossary_problems(path: Path = GLOSSARY) -> list[str]:
     leaf: display '叶节点（叶子；leaf (tree)）' does not start with its rendering '叶子（叶节点）'
     leaf: search word 'leaf node' is not one word (search splits a query into words)
     """
-    with path.open(encoding="utf-8", newline="") as handle:
-        reader = csv.DictReader(handle, delimiter="\t")
-        if reader.fieldnames != FIELDS:
-            return [f"columns are {reader.fieldnames}, not {FIELDS}"]
-        rows = list(reader)
+    columns = path.read_text(encoding="utf-8").partition("\n")[0].rstrip("\r").split("\t")
+    if columns != FIELDS:
+        return [f"columns are {columns}, not {FIELDS}"]
+    rows = glossary_rows(path)
     problems, seen, searched = [], set(), {}
     for row in rows:
         name, chinese, display = row["english"], row["chinese"], row["display"]
@@ -126,7 +115,7 @@ def glossary_problems(path: Path = GLOSSARY) -> list[str]:
             problems.append(f"{name}: display {display!r} does not start with its rendering {chinese!r}")
         elif inner and not re.fullmatch(r"（[^（）]+）", inner):
             problems.append(f"{name}: display {display!r} is not 中文（English）")
-        for word in search_words(row["search"] or ""):
+        for word in alternatives(row["search"]):
             if not re.fullmatch(r"\w+", word):
                 problems.append(f"{name}: search word {word!r} is not one word (search splits a query into words)")
             if word.lower() in (name.lower(), chinese.lower()):

@@ -10,7 +10,9 @@
    keeps per-page state on the build environment any more.)
 3. ``source_pages()``: the pages of a source tree, found exactly as Sphinx finds them (its own
    ``Project.discover`` with the site's ``exclude_patterns``).
-4. ``glossary_path()``: the project's glossary (``docs/_data/glossary.tsv``).
+4. ``glossary_path()``: the project's glossary (``docs/_data/glossary.tsv``), and
+   ``glossary_rows()``, the one reader of that file (``tools.glossary`` checks it, ``kb.search``
+   and ``kb.search_zh`` take their words from it); ``alternatives()`` splits a field's `` / ``.
 """
 
 from __future__ import annotations
@@ -95,3 +97,27 @@ def source_pages(srcdir: Path, exclude_patterns: Iterable[str], source_suffix: d
 def glossary_path(root: Path) -> Path:
     """The project's glossary, docs/_data/glossary.tsv: the one source of its Chinese terms."""
     return root / "docs" / "_data" / "glossary.tsv"
+
+
+def glossary_rows(tsv: Path) -> list[dict[str, str]]:
+    """The glossary's rows, each a dict of its columns (a missing or empty field is ``""``).
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "g.tsv"
+    >>> _ = path.write_text("english\\tchinese\\tsearch\\ndevice\\t设备\\t多卡 / card\\nleaf\\t叶子\\n", encoding="utf-8")
+    >>> [(row["english"], row["search"]) for row in glossary_rows(path)]
+    [('device', '多卡 / card'), ('leaf', '')]
+    """
+    import csv
+
+    with tsv.open(encoding="utf-8", newline="") as handle:
+        return [{key: value or "" for key, value in row.items()} for row in csv.DictReader(handle, delimiter="\t")]
+
+
+def alternatives(field: str) -> list[str]:
+    """The parts of a glossary field separated by `` / `` (several terms, or several search words).
+
+    >>> alternatives("显存 / VRAM "), alternatives("")
+    (['显存', 'VRAM'], [])
+    """
+    return [part.strip() for part in field.split(" / ") if part.strip()]

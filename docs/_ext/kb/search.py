@@ -33,7 +33,7 @@ from pathlib import Path
 
 from sphinx.errors import ExtensionError
 
-from .common import glossary_path
+from .common import alternatives, glossary_path, glossary_rows
 from .translations import _
 
 INDEX_RE = re.compile(r"\A\s*Search\.setIndex\((.*)\)\s*;?\s*\Z", re.S)
@@ -55,18 +55,14 @@ def search_words(tsv: Path, language: str) -> dict[str, list[str]]:
     >>> search_words(path, "en")["多机"]
     ['multi-process', 'multi-host']
     """
-    import csv
-
     words: dict[str, list[str]] = {}
-    with tsv.open(encoding="utf-8", newline="") as handle:
-        for row in csv.DictReader(handle, delimiter="\t"):
-            english = [re.sub(r"\s*\([^)]*\)", "", part).strip("` ") for part in row["english"].split(" / ")]
-            capitals = [inner for inner in re.findall(r"\(([^)]*)\)", row["english"]) if inner.isupper()]
-            chinese = [part.strip("` ") for part in row["chinese"].split(" / ")]
-            forms = (chinese if language.startswith("zh") else english) + capitals
-            for word in (row.get("search") or "").split(" / "):
-                if word.strip():
-                    words[word.strip()] = forms
+    for row in glossary_rows(tsv):
+        english = [re.sub(r"\s*\([^)]*\)", "", part).strip("` ") for part in alternatives(row["english"])]
+        capitals = [inner for inner in re.findall(r"\(([^)]*)\)", row["english"]) if inner.isupper()]
+        chinese = [part.strip("` ") for part in alternatives(row["chinese"])]
+        forms = (chinese if language.startswith("zh") else english) + capitals
+        for word in alternatives(row.get("search", "")):
+            words[word] = forms
     return words
 
 

@@ -16,7 +16,6 @@ Sphinx's own Chinese search (``sphinx.search.zh``) does (1) only as a silent fal
 
 from __future__ import annotations
 
-import csv
 import logging as std_logging
 import re
 from pathlib import Path
@@ -24,7 +23,7 @@ from pathlib import Path
 from sphinx.errors import ExtensionError
 from sphinx.search.zh import SearchChinese
 
-from .common import glossary_path, source_pages
+from .common import glossary_path, glossary_rows, source_pages
 
 SPLITTER = Path(__file__).resolve().parent.parent.parent / "_static" / "kb-search-zh.js"
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -49,12 +48,11 @@ def glossary_terms(tsv: Path) -> list[str]:
     ['分片', '叶子', '叶节点', '展平', '还原', '即时编译', '设备', '多卡']
     """
     terms: list[str] = []
-    with tsv.open(encoding="utf-8") as handle:
-        for row in csv.DictReader(handle, delimiter="\t"):
-            for part in re.split(r"[（）()/、，,]", (row.get("chinese") or "") + "/" + (row.get("search") or "")):
-                part = part.strip()
-                if CJK.search(part) and part not in terms:
-                    terms.append(part)
+    for row in glossary_rows(tsv):
+        for part in re.split(r"[（）()/、，,]", row.get("chinese", "") + "/" + row.get("search", "")):
+            part = part.strip()
+            if CJK.search(part) and part not in terms:
+                terms.append(part)
     return terms
 
 
