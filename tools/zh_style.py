@@ -22,10 +22,12 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .glossary import CODE_RE
 from .site import DOCS, LOCALES, ROOT
 
 CJK = re.compile(r"[\u3400-\u9fff]")
-CODE = re.compile(r"\{[a-z:]+\}`[^`]*`|`+[^`]+`+|\]\([^)]*\)|https?://\S+")
+# Code and roles as the glossary checks see them, and link targets and addresses besides.
+CODE = re.compile(CODE_RE.pattern + r"|\]\([^)]*\)|https?://\S+")
 LONG = 110
 # The question word of a "How ..." heading (TRANSLATING.md): 怎样.
 HOW_HEADING = re.compile(r"^How\b")
