@@ -158,6 +158,17 @@ def update_interface_catalogue(language: str) -> Path:
     return po_path
 
 
+def page_figure_words(site: Path, language: str):
+    """For each built page of ``language`` with SVG figures: the page (relative to its language's
+    folder) and, for each figure, the SVG and the words it shows."""
+    from kb.figures import svg_strings
+
+    for page in built_pages(site, language):
+        figures = [path for path in page_figures(page) if path.suffix == ".svg"]
+        if figures:
+            yield page.relative_to(site / language), [(svg, svg_strings(svg.read_text(encoding="utf-8"))) for svg in figures]
+
+
 def untranslated_figure_words(site: Path, language: str, locales: Path = LOCALES) -> list[str]:
     """Words a figure on a translated page still shows in English (kb.figures).
 
@@ -166,19 +177,13 @@ def untranslated_figure_words(site: Path, language: str, locales: Path = LOCALES
     """
     import polib
 
-    from kb.figures import svg_strings
-
     problems = []
-    for page in built_pages(site, language):
-        rel = page.relative_to(site / language)
-        figures = [path for path in page_figures(page) if path.suffix == ".svg"]
-        if not figures:
-            continue
+    for rel, figures in page_figure_words(site, language):
         po = locales / language / "LC_MESSAGES" / rel.with_suffix(".po")
         entries = polib.pofile(str(po)) if po.is_file() else []
         allowed = {e.msgstr for e in entries if e.msgstr} | {e.msgid for e in entries if e.msgstr == e.msgid}
-        for svg in figures:
-            for word in svg_strings(svg.read_text(encoding="utf-8")):
+        for svg, words in figures:
+            for word in words:
                 if re.search(r"[A-Za-z]", word) and word not in allowed:
                     problems.append(f"{language}/{rel}: figure {svg.name} shows {word!r} untranslated "
                                     f"(translate it in {po.name}: nox -s i18n extracts figure words)")
@@ -227,18 +232,14 @@ def site_figure_words(site: Path, language: str, locales: Path = LOCALES) -> dic
     """Each English word of the built site's figures, and its translations in the page catalogues."""
     import polib
 
-    from kb.figures import svg_strings
-
     words: dict[str, set[str]] = {}
-    for page in built_pages(site, SOURCE_LANGUAGE):
-        rel = page.relative_to(site / SOURCE_LANGUAGE)
-        figures = [path for path in page_figures(page) if path.suffix == ".svg"]
+    for rel, figures in page_figure_words(site, SOURCE_LANGUAGE):
         po = locales / language / "LC_MESSAGES" / rel.with_suffix(".po")
-        if not figures or not po.is_file():
+        if not po.is_file():
             continue
         translated = {e.msgid: e.msgstr for e in polib.pofile(str(po)) if e.msgstr}
-        for svg in figures:
-            for word in svg_strings(svg.read_text(encoding="utf-8")):
+        for _svg, shown in figures:
+            for word in shown:
                 if word in translated:
                     words.setdefault(word, set()).add(translated[word])
     return words
