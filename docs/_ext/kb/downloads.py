@@ -12,7 +12,9 @@
 3. Each section's index page (``<section>/index``) offers all the section's programs at once:
    ``_kb/downloads/<section>-programs.zip`` holds every ``.py`` of ``snippets/<section>/`` (every
    snippet is on a page; the tests check that), written at the end of the build with fixed
-   timestamps so the archive is the same from one build to the next.
+   timestamps so the archive is the same from one build to the next. The index's line says how
+   many programs there are, so an index whose section gained or lost a program is read again
+   (``env-get-outdated``), even when no page of the section changed.
 
 Sphinx's ``{download}`` role needs one role per file in the page's source; kb builds the line from
 the cells themselves so no page repeats its ``:load:`` paths.
@@ -85,9 +87,12 @@ def section_programs(app, section: str) -> list[Path]:
 def add_section_archive(app, doctree: nodes.document) -> None:
     docname = app.env.docname
     section, _slash, rest = docname.partition("/")
-    if app.builder.format != "html" or rest != "index" or not section_programs(app, section):
+    if app.builder.format != "html" or rest != "index":
         return
     count = len(section_programs(app, section))
+    _counts(app.env)[docname] = count
+    if not count:
+        return
     name = f"{section}-programs.zip"
     link = nodes.reference("", "", refuri=_relative(docname, f"{ARCHIVES}/{name}"), classes=["kb-download-zip"])
     link += nodes.literal(name, name)
@@ -97,6 +102,28 @@ def add_section_archive(app, doctree: nodes.document) -> None:
     first = next(iter(doctree.findall(nodes.paragraph)), None)
     if first is not None:
         first.parent.insert(first.parent.index(first) + 1, para)
+
+
+def _counts(env) -> dict[str, int]:
+    """How many programs each section index counted when it was last read."""
+    if not hasattr(env, "kb_section_programs"):
+        env.kb_section_programs = {}
+    return env.kb_section_programs
+
+
+def outdated_section_indexes(app, env, added, changed, removed) -> list[str]:
+    """Section indexes whose count of programs is no longer the number in the section's folder."""
+    counts = _counts(env)
+    indexes = sorted(d for d in env.found_docs if d.partition("/")[2] == "index" and d not in changed | added)
+    return [d for d in indexes if counts.get(d) != len(section_programs(app, d.partition("/")[0]))]
+
+
+def purge_count(app, env, docname) -> None:
+    _counts(env).pop(docname, None)
+
+
+def merge_counts(app, env, docnames, other) -> None:
+    _counts(env).update({d: c for d, c in _counts(other).items() if d in docnames})
 
 
 def write_section_archives(app, exception) -> None:
@@ -137,6 +164,9 @@ def copy_notebooks(app, exception) -> None:
 def setup(app):
     app.connect("doctree-read", add_downloads)
     app.connect("doctree-read", add_section_archive)
+    app.connect("env-get-outdated", outdated_section_indexes)
+    app.connect("env-purge-doc", purge_count)
+    app.connect("env-merge-info", merge_counts)
     app.connect("build-finished", copy_notebooks)
     app.connect("build-finished", write_section_archives)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
