@@ -93,7 +93,7 @@ def test_404_page_works_at_any_missing_address(page, server, language, title, ot
     [  # the four queries of the search issue, typed as a reader types them: first or second
         ("zh_CN", "显存被占满了怎么办", ("reference/faq.html", "performance/measuring.html")),
         ("zh_CN", "怎么把模型参数分到多张卡上", ("parallel/training.html", "parallel/sharded-arrays.html")),
-        ("zh_CN", "怎么把PyTorch的权重导入Flax", ("flax/torch-modules.html",)),
+        ("zh_CN", "怎么把PyTorch的权重导入Flax", ("flax/torch-modules.html", "gpt/port.html")),
         ("zh_CN", "如何计算梯度", ("core/autodiff.html",)),
         ("en", "donate buffers", ("core/jit.html",)),
         ("en", "random keys", ("start/pure-functions.html",)),

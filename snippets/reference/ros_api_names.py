@@ -35,7 +35,9 @@ flax.nnx.Module.eval grain.DataLoader orbax.checkpoint.StandardCheckpointer
 jax.custom_vjp jax.custom_jvp jax.vjp jax.jvp jax.linearize jax.pure_callback jax.ShapeDtypeStruct
 jax.eval_shape jax.debug.breakpoint jax.export.export jax.export.symbolic_shape
 jax.export.deserialize jax.experimental.pallas.pallas_call jax.experimental.pallas.BlockSpec
-jax.ffi.register_ffi_target jax.ffi.pycapsule jax.ffi.ffi_call""".split()
+jax.ffi.register_ffi_target jax.ffi.pycapsule jax.ffi.ffi_call
+flax.nnx.List flax.nnx.Dict flax.nnx.LayerNorm flax.nnx.gelu flax.nnx.remat flax.nnx.scan
+orbax.checkpoint.CheckpointManager orbax.checkpoint.args.Composite""".split()
 
 TORCH = """torch.tensor torch.arange torch.promote_types torch.cat torch.stack torch.Tensor.view
 torch.Tensor.permute torch.Tensor.unsqueeze torch.einsum torch.where torch.clamp torch.argmax
@@ -58,7 +60,8 @@ torch.nn.Dropout torch.nn.Module.train torch.nn.Module.eval torch.utils.data.Dat
 torch.set_rng_state
 torch.autograd.Function torch.autograd.grad torch.func.jvp torch.func.linearize torch.library.custom_op
 torch.library.register_fake torch.library.register_autograd torch.export.export torch.export.Dim
-torch.export.save torch.export.load torch.utils.cpp_extension.load_inline triton.jit""".split()
+torch.export.save torch.export.load torch.utils.cpp_extension.load_inline triton.jit
+torch.nn.ModuleList torch.nn.ModuleDict torch.nn.LayerNorm torch.nn.GELU torch.nn.SyncBatchNorm""".split()
 
 # Importing torch.utils.cpp_extension logs a warning when no CUDA runtime is found; the name still resolves.
 logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)

@@ -1,0 +1,67 @@
+"""nnx.BatchNorm under an 8-way sharded batch uses the whole batch's statistics, like SyncBatchNorm."""
+import os
+
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
+import numpy as np
+import jax
+import jax.numpy as jnp
+import optax
+from flax import nnx
+from jax import P
+from jax.sharding import AxisType, NamedSharding
+from sklearn.datasets import load_digits
+
+# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+print(f"{len(devices)} devices: {devices[0].platform}")
+jax.config.update("jax_default_device", devices[0])  # the one-device reference runs there
+jax.config.update("jax_default_matmul_precision", "highest")
+
+
+class CNN(nnx.Module):  # a tiny digits CNN: conv, BatchNorm, ReLU, average, linear
+    def __init__(self, *, rngs):
+        self.conv = nnx.Conv(1, 16, kernel_size=(3, 3), rngs=rngs)
+        self.bn = nnx.BatchNorm(16, momentum=0.9, rngs=rngs)  # PyTorch's momentum=0.1
+        self.head = nnx.Linear(16, 10, rngs=rngs)
+
+    def __call__(self, x):
+        return self.head(nnx.relu(self.bn(self.conv(x))).mean(axis=(1, 2)))
+
+
+@nnx.jit
+def train_step(model, optimizer, x, y):  # training mode: BatchNorm uses and records batch statistics
+    loss_fn = lambda m: optax.softmax_cross_entropy_with_integer_labels(m(x), y).mean()
+    optimizer.update(model, nnx.grad(loss_fn)(model))
+
+
+digits = load_digits()
+x = jnp.asarray(digits.images[:64, :, :, None] / 16, jnp.float32)  # 64 images, 8 x 8, NHWC
+y = jnp.asarray(digits.target[:64])
+
+
+def one_step(x, y):
+    model = CNN(rngs=nnx.Rngs(0))
+    features = model.conv(x)  # what BatchNorm sees, before the step changes the conv
+    train_step(model, nnx.Optimizer(model, optax.sgd(0.1), wrt=nnx.Param), x, y)
+    return model.bn.mean[...], model.bn.var[...], features
+
+
+mean_1, var_1, features = one_step(x, y)  # one device, whole batch
+mesh = jax.make_mesh((8,), ("data",), axis_types=(AxisType.Auto,), devices=devices)
+x_8, y_8 = jax.device_put((x, y), NamedSharding(mesh, P("data")))  # 8 images on each device
+mean_8, var_8, _ = one_step(x_8, y_8)
+print("batch on each device:", x_8.addressable_shards[0].data.shape)
+
+# What a per-replica BatchNorm (DDP without SyncBatchNorm) sees: 8 shards of 8 images each.
+shard_means = features.reshape(8, -1, features.shape[-1]).mean(axis=1)  # (8 shards, 16 channels)
+print("running mean, channels 0-3")
+print("  sharded batch  ", np.round(mean_8[:4], 5))
+print("  one device     ", np.round(mean_1[:4], 5))
+print("  shard 0 only   ", np.round(0.1 * shard_means[0, :4], 5))
+gap = float(jnp.max(jnp.abs(0.1 * shard_means[0] / mean_8 - 1)))
+print(f"shard 0 differs from the sharded run by up to {gap:.1%} of a channel's running mean")
+
+assert jnp.allclose(mean_8, mean_1, atol=1e-6) and jnp.allclose(var_8, var_1, atol=1e-6)
+assert jnp.allclose(mean_1, 0.1 * features.mean(axis=(0, 1, 2)), atol=1e-6)  # whole-batch statistics
+assert jnp.allclose(var_1, 0.9 + 0.1 * features.var(axis=(0, 1, 2)), atol=1e-6)
+assert gap > 0.01  # not what one replica would have recorded
