@@ -150,14 +150,17 @@ def _run_all(tmp_path, programs, *, preloads=True, timeout=60, env=None, monkeyp
 LOOKS_AROUND = ('"""Looks around."""\nimport atexit, os, sys\nimport numpy\n\n'
                 'print(sorted(k for k in os.environ if k.startswith(("JAX_", "XLA_", "KB_"))), os.listdir("."))\n'
                 'print(sys.stdin.read() == "", __name__, sys.argv[0].endswith("{name}.py"), os.getsid(0) == os.getpid())\n'
-                'print(sys.path[0].endswith("sec"), "numpy" in sys.modules, "torch" in sys.modules)\n'
+                'print(sys.path[0].endswith("sec"), "numpy" in sys.modules, "torch" in sys.modules, flush=True)\n'
+                'import subprocess\n'  # a program it starts gets its standard streams (nvcc needs a stdin)
+                'subprocess.run([sys.executable, "-c", "import os; [os.fstat(fd) for fd in (0, 1, 2)]; print(\'inherited\')"], check=True)\n'
                 'atexit.register(print, "at exit")\n'
                 'print(" ".join(sorted(sys.modules)), file=open(os.environ["MODULES_FILE"], "a"))\n')
 
 
 def test_a_forked_snippet_sees_what_a_cold_one_sees(tmp_path, monkeypatch):
-    """Same environment, empty folder, no stdin, __main__, argv, its own session, sys.path[0], and
-    it ends as an interpreter does (atexit runs); only its start was shorter."""
+    """Same environment, empty folder, no stdin, __main__, argv, its own session, sys.path[0],
+    standard streams that a program it starts inherits, and it ends as an interpreter does (atexit
+    runs); only its start was shorter."""
     programs = {name: LOOKS_AROUND.replace("{name}", name) for name in ("a", "b")}
     env = {"JAX_PLATFORMS": "cpu", "KB_SECRET": "1", "MODULES_FILE": str(tmp_path / "forked-modules")}
     forked = _run_all(tmp_path, programs, env=env, monkeypatch=monkeypatch)
@@ -172,7 +175,7 @@ def test_a_forked_snippet_sees_what_a_cold_one_sees(tmp_path, monkeypatch):
         assert forked[name]["returncode"] == 0 and forked[name]["stderr"] == "", forked[name]["stderr"]
         assert forked[name]["preloaded"] == ["import numpy"] and cold[name]["preloaded"] == []
         assert forked[name]["stdout"] == cold[name]["stdout"] == (
-            "['XLA_PYTHON_CLIENT_PREALLOCATE'] []\nTrue __main__ True True\nTrue True False\nat exit\n")
+            "['XLA_PYTHON_CLIENT_PREALLOCATE'] []\nTrue __main__ True True\nTrue True False\ninherited\nat exit\n")
         assert forked[name]["ran_with"]["packages"] == cold[name]["ran_with"]["packages"]
 
 

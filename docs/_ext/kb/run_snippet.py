@@ -159,6 +159,9 @@ def _open_as(fd, path, flags):
     if opened != fd:  # it is ``fd`` itself when that was the lowest one free
         os.dup2(opened, fd)
         os.close(opened)
+    # os.open makes a descriptor that a program started from the snippet does not get (PEP 446);
+    # 0, 1 and 2 must be inherited, as in a reader's process (nvcc fails without a stdin).
+    os.set_inheritable(fd, True)
 
 
 def serve(prelude, reply, requests=0, ident="0"):
