@@ -50,6 +50,10 @@ def test_good_fixture_builds_in_both_languages_and_zh_executes_nothing(fixture_p
     assert "rising line" not in figures["zh_CN"]
     assert "kb-figure-strings" not in page and "一条上升的直线" not in page  # words only in the figure
     assert not untranslated_figure_words(tmp_path / "out", "zh_CN", project / "docs" / "locales")
+    # Its alt text is the cell's :alt:, translated with the figure (not the image's file name).
+    english = (tmp_path / "out" / "en" / "sec" / "page.html").read_text(encoding="utf-8")
+    assert re.search(r'<img alt="A straight line that rises over three steps\." src="[^"]+\.svg"', english), english
+    assert re.search(r'<img alt="一条随步数上升的直线，共三步。" src="[^"]+\.zh_CN\.svg"', page), page
 
 
 def _figure(page):
@@ -69,7 +73,8 @@ def test_figure_words_reach_the_catalogue_and_untranslated_ones_are_found(fixtur
     messages = {e.msgid: e.occurrences for e in polib.pofile(str(tmp_path / "pot" / "sec" / "page.pot"))}
     assert {"A rising line", "step", "rising line"} <= set(messages)
     [(file, line)] = messages["step"]  # located at the figure's cell (its fence is lines 29-31)
-    assert file.endswith("sec/page.md") and 29 <= int(line) <= 31, messages["step"]
+    assert file.endswith("sec/page.md") and 29 <= int(line) <= 32, messages["step"]
+    assert "A straight line that rises over three steps." in messages  # the alt text, to translate
     assert not any("Executed at build time" in m or m.startswith("Download") for m in messages)
 
     _edit_translation(project, "step", lambda entry: setattr(entry, "msgstr", ""))
@@ -267,6 +272,17 @@ def test_inline_code_cell_fails_the_build(fixture_project, build_project):
     result = build_project(project)
     assert result.returncode != 0
     assert re.search(r"sec/page\.md:\d+: ERROR: code cell without ':load:'.* \(page sec/page\)", log(result)), log(result)
+
+
+def test_a_figure_without_alt_text_fails_the_build(fixture_project, build_project):
+    """A figure must say what it shows to a reader who cannot see it (kb.figures): without ``:alt:``
+    the image's alt text would be its file name."""
+    project = fixture_project()
+    page = project / "docs" / "sec" / "page.md"
+    page.write_text(page.read_text().replace(":alt: A straight line that rises over three steps.\n", ""))
+    result = build_project(project)
+    assert result.returncode != 0
+    assert re.search(r"sec/page\.md:\d+: WARNING: a figure needs alt text: add ':alt: ", log(result)), log(result)
 
 
 def test_load_from_outside_snippets_fails_the_build(fixture_project, build_project):

@@ -13,6 +13,11 @@
 3. After translation, where a word has a translation a copy of the SVG with the translated words
    (``<hash>.<language>.svg`` beside the original) replaces it on the page. The hidden paragraphs
    are then removed (kept only for the gettext builder), so no page shows them.
+4. Every figure says what it shows to a reader who cannot see it: the code cell's ``:alt:`` option
+   (one sentence on what is plotted against what, and what to notice) is one more hidden
+   paragraph, so it is translated in the page's catalogue with the figure's words, and becomes the
+   image's ``alt`` text in each language. A figure without ``:alt:`` is a build warning (an error
+   under ``-W``): without it, the HTML writer would put the image's file name there.
 
 Text inside ``<tspan>`` pieces (matplotlib's mathtext) is not extracted: write figure words as
 plain strings, and keep measured values (machine names, numbers) out of them, since a catalogue
@@ -30,7 +35,11 @@ from xml.sax.saxutils import escape
 from docutils import nodes
 from sphinx.transforms import SphinxTransform
 
-from .common import ancestors
+from sphinx.util import logging
+
+from .common import ancestors, cell_options
+
+logger = logging.getLogger(__name__)
 
 TEXT_RE = re.compile(r"(<text\b[^>]*>)([^<]+)(</text>)")
 COMMENT_RE = re.compile(r"<!-- (.*?) -->")
@@ -97,17 +106,24 @@ class FigureStrings(SphinxTransform):
     def apply(self, **kwargs) -> None:
         for image in list(self.document.findall(nodes.image)):
             path = _svg_file(self.app, image)
-            words = svg_strings(path.read_text(encoding="utf-8")) if path else []
-            if not words:
+            if path is None:
                 continue
+            words = svg_strings(path.read_text(encoding="utf-8"))
             cell = _cell(image)
+            alt = " ".join(str(cell_options(cell).get("alt") or "").split())
             source = cell.source or self.document["source"]
             line = cell.line or image.line
+            if not alt:
+                logger.warning("a figure needs alt text: add ':alt: <what the figure shows>' to its code cell "
+                               "(one sentence: what is plotted against what, and what to notice)",
+                               location=(self.env.docname, line))
             box = nodes.container(classes=[BOX_CLASS], kb_svg=str(path))
-            for word in words:
+            for word in ([alt] if alt else []) + words:
                 para = nodes.paragraph(word, word, kb_msgid=word)
                 para.source, para.line = source, line
                 box += para
+            if alt:
+                box[0]["kb_alt"] = True
             image.parent.insert(image.parent.index(image) + 1, box)
 
 
@@ -121,7 +137,11 @@ class TranslatedFigures(SphinxTransform):
             if BOX_CLASS not in box.get("classes", []):
                 continue
             image = box.parent[box.parent.index(box) - 1]
-            words = {p["kb_msgid"]: p.astext() for p in box.findall(nodes.paragraph)}
+            if isinstance(image, nodes.image):
+                for para in box.findall(nodes.paragraph):
+                    if para.get("kb_alt"):
+                        image["alt"] = para.astext()
+            words = {p["kb_msgid"]: p.astext() for p in box.findall(nodes.paragraph) if not p.get("kb_alt")}
             words = {original: text for original, text in words.items() if text != original}
             if words and isinstance(image, nodes.image):
                 source = Path(box["kb_svg"])
