@@ -91,6 +91,11 @@ html_context = {"default_mode": "auto"}  # the theme logs a console error withou
 html_baseurl = os.environ.get("KB_BASE_URL", "")
 html_last_updated_fmt = None
 
+# --- Markdown pages and llms.txt (kb.markdown, with sphinx-markdown-builder's translator) --------
+# No _sources/ (English MyST whose code cells are :load: lines, on every language's site): the
+# download menu offers each page's Markdown, in its language, in their place.
+html_copy_source = False
+
 # --- Sitemap, Open Graph, 404 (maintained extensions; kb fills in what differs per language) ---
 # A sitemap needs absolute addresses, so it is written only when KB_BASE_URL is set (a deployment);
 # a local build says nothing about it rather than writing an invalid one.

@@ -88,7 +88,8 @@ def _sphinx(session: nox.Session, bin_dir: Path, language: str, out: Path, *extr
 
 def _root_index(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(ROOT / "docs" / "_root" / "index.html", out / "index.html")
+    for name in ("index.html", "llms.txt"):  # the language choice; the list of both languages' llms.txt
+        shutil.copyfile(ROOT / "docs" / "_root" / name, out / name)
 
 
 def build_docs(session: nox.Session, bin_dir: Path, html: Path = HTML, *extra: str) -> None:

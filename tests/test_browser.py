@@ -1,6 +1,7 @@
 """The built site in a real browser (Playwright driving Debian's Chromium, served on localhost):
 the language switch, Chinese and English search, the copy button, the root page's language
-choice, and no console errors or requests to other hosts."""
+choice, no console errors or requests to other hosts, and accessibility (axe-core, through
+axe-playwright-python, which bundles it: no download)."""
 
 from __future__ import annotations
 
@@ -95,7 +96,7 @@ def test_404_page_works_at_any_missing_address(page, server, language, title, ot
         ("zh_CN", "怎么把模型参数分到多张卡上", ("parallel/training.html", "parallel/sharded-arrays.html")),
         ("zh_CN", "怎么把PyTorch的权重导入Flax", ("flax/torch-modules.html", "gpt/port.html")),
         ("zh_CN", "如何计算梯度", ("core/autodiff.html",)),
-        ("en", "donate buffers", ("core/jit.html",)),
+        ("en", "donate buffers", ("core/jit.html", "performance/train-step.html")),  # both have a donation section
         ("en", "random keys", ("start/pure-functions.html",)),
     ],
 )
@@ -214,3 +215,44 @@ def test_the_serve_command_nox_prints_gives_working_search(browser, site, tmp_pa
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+# One page of every kind, in every language: the landing page, a section index, a page with tabs,
+# with figures, with a traceback, the glossary, a long table, the FAQ, search results, 404, the index.
+ACCESSIBILITY_PAGES = ["index.html", "core/index.html", "start/from-pytorch.html", "performance/loops-and-batches.html",
+                       "core/sharp-bits.html", "reference/glossary.html", "reference/rosetta.html", "reference/faq.html",
+                       "search.html?q=jit", "404.html", "genindex.html"]
+
+
+def serious_accessibility_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as loaded, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
+            for v in found if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("path", ACCESSIBILITY_PAGES)
+def test_no_serious_accessibility_violations(page, server, language, path):
+    page.goto(f"{server}/{language}/{path}", wait_until="networkidle")
+    if path.startswith("search.html"):
+        page.wait_for_selector("#search-results .search-summary")
+    assert not serious_accessibility_violations(page), f"{language}/{path}"
+
+
+def test_the_root_page_is_accessible(page, site):
+    """What a reader without JavaScript sees of the root page (with it, the page goes on at once to
+    a language's index, tested above)."""
+    text = re.sub(r"<script>.*?</script>", "", (site / "index.html").read_text(encoding="utf-8"), flags=re.S)
+    page.set_content(text)
+    assert not serious_accessibility_violations(page)
+
+
+def test_the_accessibility_check_reports_what_it_should(page):
+    """The check above can fail: an image without alt text and an unnamed button are serious."""
+    page.set_content('<!doctype html><html lang="en"><head><title>t</title></head><body><main>'
+                     '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><button></button></main></body></html>')
+    found = " ".join(serious_accessibility_violations(page))
+    assert "image-alt (critical)" in found and "button-name (critical)" in found, found

@@ -256,3 +256,53 @@ def test_every_label_of_a_page_is_an_anchor_of_the_built_page(site, language):
             if f'id="{label}"' not in built:
                 missing.append(f"{name}: ({label})=")
     assert not missing, "labels with no anchor on the built page:\n" + "\n".join(missing)
+
+
+def content_pages(site, language):
+    return [p for p in built_pages(site, language) if p.relative_to(site / language).as_posix() != "404.html"]
+
+
+FENCE_RE = re.compile(r"^(`{3,})python\n(.*?)\n\1$", re.S | re.M)
+MD_LINK_RE = re.compile(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_has_its_markdown_in_its_language(site, language):
+    """kb.markdown: beside each page, <page>.md with the page's title and prose in its language,
+    every code cell as fenced Python (exactly its snippet, as on the page), its outputs as text,
+    and the download menu's .md entry pointing at it (the 404 page, which is not content, has none)."""
+    for page in content_pages(site, language):
+        md = page.with_suffix(".md")
+        assert md.is_file(), f"{md} is missing"
+        text = md.read_text(encoding="utf-8")
+        h1 = re.search(r"<h1[^>]*>(.*?)</h1>", page.read_text(encoding="utf-8"), re.S).group(1)
+        title = " ".join(html.unescape(TAG_RE.sub("", re.sub(r'<a class="headerlink".*?</a>', "", h1))).split())
+        heading = next((line[2:] for line in text.splitlines() if line.startswith("# ")), "")
+        assert " ".join(re.sub(r"[`\\]", "", heading).split()) == title, f"{md}: heading {heading!r}, page {title!r}"
+        cells = cell_sources(page)
+        fenced = [m.group(2).strip() for m in FENCE_RE.finditer(text)]
+        assert [c.strip() for c in cells] == fenced, f"{md}: the code cells differ from the page's"
+        if cells:
+            assert "```text\n" in text, f"{md}: no output"
+        if language != LANGUAGES[0]:
+            prose = re.sub(r"(`{3,}).*?\1", "", text, flags=re.S)
+            assert re.search(r"[\u4e00-\u9fff]", prose), f"{md}: no Chinese prose"
+        for target in MD_LINK_RE.findall(text):
+            assert (md.parent / target).resolve().is_file(), f"{md}: links to a missing {target}"
+        menu = re.search(r'<a href="([^"]+)"[^>]*btn-download-source-button', page.read_text(encoding="utf-8"))
+        assert menu and (page.parent / menu.group(1)).resolve() == md.resolve(), f"{page}: download menu {menu}"
+    assert not list((site / language).glob("_sources/**/*.md*")), "the English MyST sources are copied again"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_llms_txt_lists_every_page(site, language):
+    """Each language's llms.txt (llmstxt.org: a title, a summary, lists of links) names every page's
+    Markdown once; the root llms.txt points at both."""
+    text = (site / language / "llms.txt").read_text(encoding="utf-8")
+    assert text.startswith("# ") and "\n> " in text
+    listed = re.findall(r"^- \[[^\]]+\]\(([^)]+\.md)\)", text, re.M)
+    pages = sorted(p.relative_to(site / language).with_suffix(".md").as_posix() for p in content_pages(site, language))
+    assert sorted(listed) == pages, set(pages) ^ set(listed)
+    root = (site / "llms.txt").read_text(encoding="utf-8")
+    for other in LANGUAGES:
+        assert f"]({other}/llms.txt)" in root

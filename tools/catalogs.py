@@ -246,7 +246,7 @@ def site_figure_words(site: Path, language: str, locales: Path = LOCALES) -> dic
 
 
 # Words a translated page's interface may show in Latin letters: names, not sentences.
-INTERFACE_NAMES = {"JAX", "PyTorch", "Python", "Ctrl", "PDF"}
+INTERFACE_NAMES = {"JAX", "PyTorch", "Python", "Ctrl", "PDF", "Flax", "optax"}  # and the sections named after them
 
 
 def english_interface_words(page_html: str, names: set[str] = INTERFACE_NAMES) -> list[str]:

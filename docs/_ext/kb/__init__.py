@@ -31,6 +31,7 @@ What a reader of the two-language site meets:
 - ``kb.pinyin_order``: the Chinese general index and glossary in pinyin order.
 - ``kb.theme_words``: the theme's own words (placeholder, tooltips, footer) in the build's language.
 - ``kb.downloads``: a page's programs and notebook for download; each section's programs as a zip.
+- ``kb.markdown``: every page as Markdown beside its HTML (the download menu's ``.md``) and ``llms.txt``.
 - ``kb.search``: search in both languages takes the glossary's words a reader types for a term
   (显存, 多卡, OOM), and shows the pages holding most of the words when none holds them all.
 - ``kb.search_zh``: Chinese search (jieba, a glossary dictionary, the query splitter).
@@ -53,6 +54,7 @@ MODULES = (
     "kb.tabs",
     "kb.figures",
     "kb.downloads",
+    "kb.markdown",
     "kb.api_links",
     "kb.search",
     "kb.search_zh",

@@ -1,10 +1,11 @@
 """kb.downloads: each page with code offers its programs and itself for download.
 
 1. A page with code cells gets a downloads line in its header box (``kb.common.header_box``):
-   the page as a notebook (``.ipynb``, with its outputs) and each snippet it loads (``.py``, once
-   each, in page order). The list of programs is folded (a closed ``<details>``, sphinx-design's
-   dropdown nodes) so that a page with many snippets still shows its prose on the first screen;
-   its summary line says how many there are. The words come from ``kb.translations``.
+   the page as a notebook (``.ipynb``, with its outputs) and as Markdown (``.md``, ``kb.markdown``),
+   then each snippet it loads (``.py``, once each, in page order). The list of programs is folded
+   (a closed ``<details>``, sphinx-design's dropdown nodes) so that a page with many snippets
+   still shows its prose on the first screen; its summary line, which holds no link, says how
+   many there are. The words come from ``kb.translations``.
 2. At the end of an HTML build each page's notebook is written to ``_kb/notebooks/<page>.ipynb``:
    the notebook MyST-NB rendered, whose outputs are its snippets' records (``kb.records``), the
    same in every language. Tracebacks in them already name the snippet and its line, since each
@@ -70,12 +71,19 @@ def add_downloads(app, doctree: nodes.document) -> None:
         ref["filename"] = env.dlfiles.add_file(docname, rel_filename).as_posix()
         ref += nodes.literal(name, name)
         programs += ref
+    markdown = nodes.reference("", str(_("as Markdown (.md)")), refuri=_relative(docname, f"{docname}.md"),
+                               classes=["kb-download-md"])  # written by kb.markdown
+    line = nodes.paragraph(classes=["kb-downloads-page"])
+    line += nodes.strong(text=str(_("Download: ")))
+    line.extend(format_nodes(_("{notebook} · {markdown}"), notebook=notebook, markdown=markdown))
+    # The summary holds no link: a link inside the control that folds the list would be a nested
+    # control, which screen readers cannot reach (axe-core's nested-interactive).
     title = dropdown_title(classes=["kb-downloads-title"])
-    title += nodes.strong(text=str(_("Download: ")))
-    title.extend(format_nodes(_("{notebook} · its programs ({count})"), notebook=notebook, count=str(len(loads))))
+    title += nodes.Text(str(_("its programs ({count})")).format(count=len(loads)))
     folded = dropdown_main(classes=["kb-downloads"])
     folded += title
     folded += programs
+    header_box(doctree).append(line)
     header_box(doctree).append(folded)
 
 

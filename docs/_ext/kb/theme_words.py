@@ -12,11 +12,15 @@
    translated build at the end of the build, attribute by attribute, from ``kb.translations``.
    Overriding the templates would mean copying the theme's code; this replaces only the words.
 4. The footer's author line: ``kb_languages`` gives each language its ``author``.
+5. The sidebar's expand toggles (a ``<summary>`` holding only a chevron) get an accessible name in
+   every language, "Pages of <section>", so that a screen reader says what each one opens
+   (axe-core's ``summary-name``: a summary without text is a serious violation).
 """
 
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 
 from .languages import language
@@ -47,6 +51,28 @@ def replace_attributes(page: str, words: dict[str, str]) -> str:
     return page
 
 
+TOGGLE_RE = re.compile(r'(<a class="[^"]*\breference internal\b[^"]*" href="[^"]*">)((?:(?!</a>).)*?)(</a>\s*<details(?: open="open")?>\s*)'
+                       r'<summary>(?=\s*<span class="toctree-toggle")', re.S)
+
+
+def name_toggles(page: str, template: str) -> str:
+    """Each sidebar toggle (a summary with only the chevron) named after the section it opens.
+
+    >>> name_toggles('<a class="reference internal" href="core/index.html">JAX <code>core</code></a><details>'
+    ...              '<summary><span class="toctree-toggle" role="presentation"></span></summary>', "Pages of {section}")
+    '<a class="reference internal" href="core/index.html">JAX <code>core</code></a><details><summary aria-label="Pages of JAX core"><span class="toctree-toggle" role="presentation"></span></summary>'
+    >>> name_toggles('<a class="current reference internal" href="#">X</a><details open="open"><summary>'
+    ...              '<span class="toctree-toggle"></span>', "{section}")
+    '<a class="current reference internal" href="#">X</a><details open="open"><summary aria-label="X"><span class="toctree-toggle"></span>'
+    """
+    def named(match: re.Match) -> str:
+        section = " ".join(html.unescape(re.sub(r"<[^>]+>", "", match.group(2))).split())
+        label = html.escape(template.format(section=section), quote=True)
+        return f'{match.group(1)}{match.group(2)}{match.group(3)}<summary aria-label="{label}">'
+
+    return TOGGLE_RE.sub(named, page)
+
+
 def on_config_inited(app, config) -> None:
     config.html_theme_options = {**config.html_theme_options, "search_bar_text": str(_("Search..."))}
     entry = language(config)
@@ -55,12 +81,14 @@ def on_config_inited(app, config) -> None:
 
 
 def translate_pages(app, exception) -> None:
-    if exception is not None or app.builder.format != "html" or language(app.config)["execute"]:
-        return  # the source language's build shows the templates' own words
-    words = hard_coded_words()
+    if exception is not None or app.builder.format != "html":
+        return
+    # The source language's build shows the templates' own words; every build names the toggles.
+    words = {} if language(app.config)["execute"] else hard_coded_words()
+    toggles = str(_("Pages of {section}"))
     for page in Path(app.outdir).rglob("*.html"):
         text = page.read_text(encoding="utf-8")
-        translated = replace_attributes(text, words)
+        translated = name_toggles(replace_attributes(text, words), toggles)
         if translated != text:
             page.write_text(translated, encoding="utf-8")
 
