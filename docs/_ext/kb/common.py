@@ -5,7 +5,9 @@
    line and the downloads line both go into it, so neither depends on the other's handler having
    run first.
 2. ``code_cells(doctree)`` are a page's code cells; ``cell_options(cell)`` their options, where
-   ``load`` names the cell's snippet from the repository root (``kb.records.read_page``).
+   ``load`` names the cell's snippet from the repository root (``kb.records.read_page``);
+   ``page_relative(page, target)`` is a link from a page to a file of the output (downloads,
+   images of the Markdown pages).
    (Per-page facts such as what a page ran with live in the records, ``kb.records``, so no module
    keeps per-page state on the build environment any more.)
 3. ``source_pages()``: the pages of a source tree, found exactly as Sphinx finds them (its own
@@ -38,6 +40,15 @@ def code_cells(doctree: nodes.Node) -> list[nodes.container]:
 def cell_options(cell: nodes.Element) -> dict[str, Any]:
     """The options of a code cell: ``load`` (its snippet, ``snippets/core/jit_x.py``), ``tab``, ``tags``."""
     return cell.get("cell_metadata") or {}
+
+
+def page_relative(pagename: str, target: str) -> str:
+    """``target`` (a path from the output's root) as a link from page ``pagename``.
+
+    >>> page_relative("core/jit", "_kb/notebooks/core/jit.ipynb"), page_relative("index", "_images/a.svg")
+    ('../_kb/notebooks/core/jit.ipynb', '_images/a.svg')
+    """
+    return "../" * pagename.count("/") + target
 
 
 def ancestors(node: nodes.Node) -> Iterable[nodes.Node]:

@@ -32,19 +32,11 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx_design.dropdown import dropdown_main, dropdown_title
 
-from .common import cell_options, code_cells, header_box
+from .common import cell_options, code_cells, header_box, page_relative
 from .translations import _, format_nodes, separator
 
 NOTEBOOKS = "_kb/notebooks"
 ARCHIVES = "_kb/downloads"
-
-
-def _relative(pagename: str, target: str) -> str:
-    """
-    >>> _relative("core/jit", "_kb/notebooks/core/jit.ipynb")
-    '../_kb/notebooks/core/jit.ipynb'
-    """
-    return "../" * pagename.count("/") + target
 
 
 def add_downloads(app, doctree: nodes.document) -> None:
@@ -57,7 +49,7 @@ def add_downloads(app, doctree: nodes.document) -> None:
         return
     root = Path(app.srcdir).parent
     notebook = nodes.reference("", str(_("this page as a notebook (.ipynb)")),
-                               refuri=_relative(docname, f"{NOTEBOOKS}/{docname}.ipynb"), classes=["kb-download-ipynb"])
+                               refuri=page_relative(docname, f"{NOTEBOOKS}/{docname}.ipynb"), classes=["kb-download-ipynb"])
     programs = nodes.paragraph(classes=["kb-downloads-programs"])
     for load in loads:
         if len(programs):
@@ -71,7 +63,7 @@ def add_downloads(app, doctree: nodes.document) -> None:
         ref["filename"] = env.dlfiles.add_file(docname, rel_filename).as_posix()
         ref += nodes.literal(name, name)
         programs += ref
-    markdown = nodes.reference("", str(_("as Markdown (.md)")), refuri=_relative(docname, f"{docname}.md"),
+    markdown = nodes.reference("", str(_("as Markdown (.md)")), refuri=f"{Path(docname).name}.md",
                                classes=["kb-download-md"])  # written by kb.markdown
     line = nodes.paragraph(classes=["kb-downloads-page"])
     line += nodes.strong(text=str(_("Download: ")))
@@ -102,7 +94,7 @@ def add_section_archive(app, doctree: nodes.document) -> None:
     if not count:
         return
     name = f"{section}-programs.zip"
-    link = nodes.reference("", "", refuri=_relative(docname, f"{ARCHIVES}/{name}"), classes=["kb-download-zip"])
+    link = nodes.reference("", "", refuri=page_relative(docname, f"{ARCHIVES}/{name}"), classes=["kb-download-zip"])
     link += nodes.literal(name, name)
     para = nodes.paragraph(classes=["kb-section-downloads"])
     para.extend(format_nodes(_("All programs of this section, in one archive: {archive} ({count} files)."),

@@ -31,13 +31,13 @@ Markdown in their place.
 
 from __future__ import annotations
 
-import posixpath
 import re
 from pathlib import Path
 
 from docutils import nodes
 from sphinx_markdown_builder.translator import MarkdownTranslator
 
+from .common import ancestors, page_relative
 from .translations import _
 
 SKIP_CLASSES = {"kb-figure-strings", "kb-downloads", "headerlink", "toctree-wrapper"}
@@ -77,7 +77,7 @@ class _Builder:
         images = getattr(self.app.builder, "images", {})
         if uri not in images:
             return uri
-        return "../" * self.current_doc_name.count("/") + "_images/" + images[uri]
+        return page_relative(self.current_doc_name, "_images/" + images[uri])
 
 
 class KBMarkdownTranslator(MarkdownTranslator):
@@ -116,7 +116,7 @@ class KBMarkdownTranslator(MarkdownTranslator):
         """A code cell's source as fenced Python, an output as fenced text (longer fences when
         the text itself holds backticks)."""
         in_output = any(isinstance(a, nodes.container) and a.get("nb_element") == "cell_code_output"
-                        for a in _ancestors(node))
+                        for a in ancestors(node))
         language = "text" if in_output else (node.get("language") or "text")
         if language in ("ipython3", "ipython", "python3", "default"):
             language = "python"
@@ -127,13 +127,6 @@ class KBMarkdownTranslator(MarkdownTranslator):
         while fence in text:
             fence += "`"
         self.add(f"{fence}{language}\n{text}\n{fence}", prefix_eol=2, suffix_eol=2)
-
-
-def _ancestors(node):
-    node = node.parent
-    while node is not None:
-        yield node
-        node = node.parent
 
 
 def page_markdown(app, doctree: nodes.document, docname: str) -> str:
