@@ -11,6 +11,7 @@
     nox -s bench-site  page weight, search index sizes, query time in the browser
     nox -s docs-gpu  the docs build with the CUDA build of jaxlib, on a machine with an NVIDIA GPU
     nox -s page -- docs/<section>/<page>.md   while writing: both languages, only that page executed
+    nox -s canary [-- SPEC ... | --pre | --floors]  the snippets against other releases (report in _build/canary/)
 
 All sessions share one environment (.nox/kb, Python 3.12, requirements.txt), installed once and
 reinstalled only when requirements.txt changes: torch alone is several GB.
@@ -201,6 +202,16 @@ def tests(session: nox.Session) -> None:
     build_docs(session, bin_dir)
     # pytest's settings (paths, doctests, -n auto) are in pyproject.toml.
     session.run(str(bin_dir / "python"), "-m", "pytest", *session.posargs, external=True)
+
+
+@nox.session
+def canary(session: nox.Session) -> None:
+    """Run the snippets against other releases: nox -s canary -- jax==0.13.0 flax (default: the newest
+    releases of the JAX stack; --pre admits pre-releases; --floors walks older releases into
+    docs/_data/floors/). The pins never change: the canary installs into an overlay environment
+    of its own (.nox/canary/). Writes _build/canary/<versions>/report.md; exit status 1 on a failure."""
+    bin_dir = _env(session)
+    session.run(str(bin_dir / "python"), "-m", "tools.canary", *session.posargs, external=True)
 
 
 @nox.session

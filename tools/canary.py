@@ -1,0 +1,464 @@
+"""The release canary: run the site's snippets against other releases of its packages.
+
+    python -m tools.canary [SPEC ...] [--pre] [--out DIR]      nox -s canary -- jax==0.13.0 flax
+    python -m tools.canary --floors [SPEC ...]                 nox -s canary -- --floors
+
+A SPEC is ``name==version`` or a bare ``name`` (its newest release on the package index); with
+none, the newest releases of the JAX packages the site pins (``CANARY_PACKAGES``). ``--pre``
+admits pre-releases. The pins never change: the canary builds an environment of its own.
+
+How it runs (``canary``):
+
+1. **An overlay environment** in ``.nox/canary/<slug>``: a virtualenv whose ``.pth`` file puts the
+   build environment's packages (``.nox/kb``) after its own, into which pip installs only what the
+   specs ask for (``jax==X`` brings ``jaxlib==X``) and whatever their requirements force pip to
+   move. A few dozen MB instead of another copy of torch; every other package is the pinned one.
+   ``pip check`` runs after it, and the report keeps what it says.
+2. **Only the affected snippets run**: those that import a distribution whose version changed or
+   one that depends on it (``flax`` depends on ``optax``, so a new optax re-runs the Flax pages;
+   a PyTorch-only snippet never runs for a new jax). They run exactly as the build runs them
+   (``kb.runner.run_all``: fresh processes, reader's environment, warnings as errors), under the
+   overlay's interpreter, and their records go to ``<out>/records``.
+3. **One report**, ``<out>/report.json`` and ``<out>/report.md``: what was asked and installed,
+   then per page and snippet pass / fail / not affected, the first line of the error, and for a
+   failure that looks like API drift (an ``AttributeError`` or ``ImportError`` naming a missing
+   API, an unexpected keyword, a deprecation or removal warning) that message. Exit status 1 when
+   a snippet failed or pip could not install the specs, so a nightly job can open an issue.
+
+``--floors`` walks each package's older releases, newest first (``FLOOR_STEPS``, or the specs
+given): each step runs only the snippets that passed the step before, so a page drops out of the
+walk at its first failure, and writes ``docs/_data/floors/<package>-<version>.json`` (the
+snippets' content hashes with their results, the date and the machine). ``kb.floors`` turns those
+committed reports into each page's "runs on" line and the migration page's table.
+
+Why our own code: nox, pip and venv do the environments; no tool we know of runs a documentation
+site's programs against a matrix of releases and names per page the API that broke. The runner
+and its records are the build's own (``kb.runner``, ``kb.records``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import datetime
+import hashlib
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import conf
+
+from .site import BUILD, DOCS, ROOT
+
+FLOORS = DOCS / "_data" / "floors"
+# The packages the canary follows by default: the JAX stack that requirements.txt pins.
+CANARY_PACKAGES = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "grain")
+COMPANIONS = {"jax": "jaxlib"}  # jax==X needs jaxlib==X
+# The floor walk: the last releases of the three minor versions before the pinned one (jax, flax)
+# and the four optax releases before the pinned one (optax's 0.2.x releases are its minor steps).
+FLOOR_STEPS = ("jax==0.11.2", "jax==0.10.2", "jax==0.9.2",
+               "flax==0.11.2", "flax==0.10.7", "flax==0.9.0",
+               "optax==0.2.7", "optax==0.2.6", "optax==0.2.5", "optax==0.2.4")
+FORMAT = 1
+DRIFT = re.compile(r"(DeprecationWarning|FutureWarning|PendingDeprecationWarning|has no attribute|"
+                   r"cannot import name|No module named|unexpected keyword argument|"
+                   r"missing \d+ required (positional|keyword)|is deprecated|was removed|has been removed|"
+                   r"no longer)")
+
+
+def canonical(name: str) -> str:
+    """Example:
+
+    >>> canonical("Orbax_Checkpoint")
+    'orbax-checkpoint'
+    """
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def parse_spec(text: str) -> tuple[str, str | None]:
+    """``"jax==0.11.2"`` -> ``("jax", "0.11.2")``; ``"flax"`` -> ``("flax", None)``; anything else is an error.
+
+    >>> parse_spec("jax==0.11.2"), parse_spec("Flax")
+    (('jax', '0.11.2'), ('flax', None))
+    >>> parse_spec("jax>=0.4")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: jax>=0.4: expected name==version or a bare name (newest release), e.g. jax==0.11.2
+    """
+    match = re.fullmatch(r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:==([A-Za-z0-9.+!-]+))?", text.strip())
+    if match is None:
+        raise argparse.ArgumentTypeError(
+            f"{text}: expected name==version or a bare name (newest release), e.g. jax==0.11.2")
+    return canonical(match[1]), match[2]
+
+
+def with_companions(specs: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
+    """Example:
+
+    >>> with_companions([("jax", "0.11.2")])
+    [('jax', '0.11.2'), ('jaxlib', '0.11.2')]
+    """
+    names = {name for name, _ in specs}
+    out = list(specs)
+    for name, version in specs:
+        companion = COMPANIONS.get(name)
+        if companion and companion not in names:
+            out.append((companion, version))
+    return out
+
+
+def pip_args(specs: list[tuple[str, str | None]]) -> list[str]:
+    """Example:
+
+    >>> pip_args([("jax", "0.11.2"), ("flax", None)])
+    ['jax==0.11.2', '--upgrade', 'flax']
+    """
+    pinned = [f"{n}=={v}" for n, v in specs if v]
+    newest = [n for n, v in specs if not v]
+    return pinned + (["--upgrade", *newest] if newest else [])
+
+
+def slug(specs: list[tuple[str, str | None]], pre: bool) -> str:
+    """Example:
+
+    >>> slug([("jax", "0.11.2"), ("jaxlib", "0.11.2")], False)
+    'jax-0.11.2_jaxlib-0.11.2'
+    """
+    text = "_".join(f"{n}-{v or 'newest'}" for n, v in sorted(specs)) + ("_pre" if pre else "")
+    return text if len(text) <= 80 else hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# --------------------------------------------------------------------------------------------
+# Which snippets a change of versions touches
+# --------------------------------------------------------------------------------------------
+
+
+def imported_modules(source: str) -> set[str]:
+    """The top-level modules a program imports, anywhere in it.
+
+    >>> sorted(imported_modules("import jax.numpy as jnp\\nfrom flax import nnx\\ndef f():\\n    import optax"))
+    ['flax', 'jax', 'optax']
+    """
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def dependents(changed: set[str], requires: dict[str, set[str]]) -> set[str]:
+    """The changed distributions and every distribution that depends on one of them, transitively.
+
+    >>> sorted(dependents({"optax"}, {"flax": {"optax", "jax"}, "optax": {"jax"}, "orbax-checkpoint": {"jax"}}))
+    ['flax', 'optax']
+    """
+    out = set(changed)
+    grew = True
+    while grew:
+        grew = False
+        for dist, needs in requires.items():
+            if dist not in out and needs & out:
+                out.add(dist)
+                grew = True
+    return out
+
+
+def installed_graph() -> tuple[dict[str, str], dict[str, set[str]], dict[str, set[str]]]:
+    """In this interpreter: every distribution's version, what each requires, and which
+    distributions provide each top-level module."""
+    from importlib.metadata import distributions, packages_distributions
+
+    versions, requires = {}, {}
+    for dist in distributions():
+        name = canonical(dist.metadata["Name"])
+        if name in versions:  # an overlay's own copy comes first on sys.path and wins
+            continue
+        versions[name] = dist.version
+        needs = set()
+        for requirement in dist.requires or []:
+            if "extra ==" in requirement:
+                continue
+            match = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", requirement)
+            if match:
+                needs.add(canonical(match[0]))
+        requires[name] = needs
+    modules = {module: {canonical(d) for d in dists} for module, dists in packages_distributions().items()}
+    return versions, requires, modules
+
+
+def affected(source: str, touched: set[str], modules: dict[str, set[str]]) -> bool:
+    """Whether a program imports a module of a touched distribution.
+
+    >>> affected("import torch", {"jax"}, {"torch": {"torch"}, "jax": {"jax"}})
+    False
+    >>> affected("from flax import nnx", {"optax", "flax"}, {"flax": {"flax"}})
+    True
+    """
+    return any(modules.get(m, {canonical(m)}) & touched for m in imported_modules(source))
+
+
+# --------------------------------------------------------------------------------------------
+# Reading a record into a report entry
+# --------------------------------------------------------------------------------------------
+
+
+def drift_message(stderr: str) -> str | None:
+    """The first line of a failure that names a missing, moved or deprecated API (None: not drift).
+
+    >>> drift_message("Traceback ...\\nAttributeError: module 'jax' has no attribute 'set_mesh'")
+    "AttributeError: module 'jax' has no attribute 'set_mesh'"
+    >>> drift_message("Traceback ...\\nZeroDivisionError: division by zero") is None
+    True
+    """
+    for line in stderr.splitlines():
+        if DRIFT.search(line) and not line.startswith(("Traceback", "  File ")):
+            return line.strip()[:300]
+    return None
+
+
+def entry(record: dict | None, snippet_bytes: bytes) -> dict:
+    """One snippet's line of the report."""
+    from kb.records import problem
+
+    sha = hashlib.sha256(snippet_bytes).hexdigest()
+    if record is None:
+        return {"status": "fail", "sha256": sha, "error": "no record was written (the runner lost it)", "drift": None}
+    reason = problem(record)
+    if reason is None:
+        return {"status": "pass", "sha256": sha, "seconds": record["seconds"]}
+    return {"status": "fail", "sha256": sha, "seconds": record["seconds"], "error": reason[:300],
+            "line": record.get("error_line"), "drift": drift_message(record["stderr"])}
+
+
+# --------------------------------------------------------------------------------------------
+# The overlay environment
+# --------------------------------------------------------------------------------------------
+
+
+def make_overlay(where: Path, specs: list[tuple[str, str | None]], pre: bool, pip_extra: list[str]) -> dict:
+    """Create (or refresh) the overlay and install the specs; returns pip's outcome."""
+    python = where / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(where)], check=True)
+    purelib = Path(subprocess.check_output([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                           text=True).strip())
+    base = [sysconfig.get_paths()["purelib"]]
+    if sysconfig.get_paths()["platlib"] not in base:
+        base.append(sysconfig.get_paths()["platlib"])
+    (purelib / "kb-build-environment.pth").write_text("\n".join(base) + "\n", encoding="utf-8")
+    command = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "-q",
+               *(["--pre"] if pre else []), *pip_extra, *pip_args(specs)]
+    done = subprocess.run(command, capture_output=True, text=True)
+    check = subprocess.run([str(python), "-m", "pip", "check", "--disable-pip-version-check"],
+                           capture_output=True, text=True)
+    noise = re.compile(r"^WARNING: Location '.*' is ignored")
+    errors = [l for l in done.stderr.splitlines() if l.strip() and not noise.match(l)]
+    conflicts = [l for l in check.stdout.splitlines() if l.strip() and not l.startswith("No broken")]
+    return {"ok": done.returncode == 0, "command": " ".join(command[3:]), "errors": errors[-12:],
+            "pip_check": conflicts}
+
+
+def inside(python: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(python), "-m", "tools.canary", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+# --------------------------------------------------------------------------------------------
+# Inside the overlay: run the touched snippets (``--inside``)
+# --------------------------------------------------------------------------------------------
+
+
+def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[str] | None) -> dict:
+    from kb.runner import run_all
+    from kb.records import read_record, record_path
+
+    from .run_snippets import site_jobs
+
+    versions, requires, modules = installed_graph()
+    changed = {n: [base_versions.get(n), v] for n, v in versions.items() if base_versions.get(n) != v}
+    # The stamp makes the overlay's lock (part of every record key) the versions it runs with.
+    lock = hashlib.sha256(json.dumps(sorted(versions.items())).encode()).hexdigest()
+    (Path(sys.prefix) / ".requirements.sha256").write_text(lock)
+    touched = dependents(set(changed), requires)
+    pages, jobs = site_jobs(docs)
+    runs = {name: job for name, job in jobs.items()
+            if (only is None or name in only) and affected(job.path.read_text(encoding="utf-8"), touched, modules)}
+    records_dir = out / "records"
+    print(f"canary: {len(changed)} distributions differ from the pins; {len(runs)} of {len(jobs)} snippets to run",
+          flush=True)
+    run_all(list(runs.values()), records_dir, timeout=conf.kb_snippet_timeout,
+            done=lambda r: print(f"[canary] {r['snippet']}: {'ok' if r['returncode'] == 0 else 'FAILED'}", flush=True))
+    snippets = {}
+    for name, job in jobs.items():
+        if name in runs:
+            snippets[name] = entry(read_record(record_path(records_dir, name, job.key)), job.path.read_bytes())
+        elif only is None or name in only:
+            snippets[name] = {"status": "not affected", "sha256": hashlib.sha256(job.path.read_bytes()).hexdigest()}
+    return {"versions": {n: versions[n] for n in sorted(versions) if n in base_versions or n in changed},
+            "changed": changed, "touched": sorted(touched), "pages": pages, "snippets": snippets}
+
+
+# --------------------------------------------------------------------------------------------
+# The report
+# --------------------------------------------------------------------------------------------
+
+
+def machine() -> str:
+    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores"
+
+
+def markdown(report: dict) -> str:
+    """The report as Markdown, failures first."""
+    lines = [f"# Release canary, {report['date']}", "",
+             f"Machine: {report['machine']}; Python {report['python']}.", "",
+             f"Asked for: `{' '.join(report['asked']) or '(nothing)'}`", ""]
+    install = report["install"]
+    if not install["ok"]:
+        lines += ["**pip could not install these versions:**", "", "```text", *install["errors"], "```", ""]
+        return "\n".join(lines) + "\n"
+    changed = report["changed"]
+    lines += ["Changed from the pins: " + (", ".join(f"{n} {a} → {b}" for n, (a, b) in sorted(changed.items()))
+                                          or "nothing (the pins are the newest releases)"), ""]
+    if install["pip_check"]:
+        lines += ["`pip check` says:", "", "```text", *install["pip_check"], "```", ""]
+    counts = {s: sum(1 for e in report["snippets"].values() if e["status"] == s) for s in ("pass", "fail", "not affected")}
+    lines += [f"Snippets: {counts['pass']} pass, {counts['fail']} fail, {counts['not affected']} not affected.", ""]
+    failing = [(page, name) for page, names in report["pages"].items() for name in names
+               if report["snippets"].get(name, {}).get("status") == "fail"]
+    if failing:
+        lines += ["| page | snippet | error | API drift |", "|---|---|---|---|"]
+        for page, name in failing:
+            e = report["snippets"][name]
+            error = (e.get("error") or "").replace("|", "\\|")
+            drift = (e.get("drift") or "").replace("|", "\\|")
+            line = f":{e['line']}" if e.get("line") else ""
+            lines.append(f"| {page} | `{name}{line}` | {error} | {drift} |")
+        lines.append("")
+    passing = [page for page, names in report["pages"].items()
+               if any(report["snippets"].get(n, {}).get("status") == "pass" for n in names)
+               and not any(report["snippets"].get(n, {}).get("status") == "fail" for n in names)]
+    if passing:
+        lines += [f"Pages whose affected snippets all pass ({len(passing)}): " + ", ".join(passing), ""]
+    return "\n".join(lines) + "\n"
+
+
+def canary(specs: list[tuple[str, str | None]], *, pre: bool = False, out: Path | None = None,
+           docs: Path = DOCS, pip_extra: list[str] | None = None, only: set[str] | None = None,
+           env_root: Path | None = None) -> dict:
+    """Build the overlay, run the touched snippets, write the report; returns it."""
+    from importlib.metadata import distributions
+
+    specs = with_companions(specs or [(n, None) for n in CANARY_PACKAGES])
+    name = slug(specs, pre)
+    out = (out or BUILD / "canary" / name).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    overlay = (env_root or ROOT / ".nox" / "canary") / name
+    report = {"format": FORMAT, "date": datetime.date.today().isoformat(), "machine": machine(),
+              "python": platform.python_version(), "asked": pip_args(specs), "changed": {}, "snippets": {}, "pages": {}}
+    report["install"] = make_overlay(overlay, specs, pre, pip_extra or [])
+    if report["install"]["ok"]:
+        base = {canonical(d.metadata["Name"]): d.version for d in distributions()}
+        (out / "base.json").write_text(json.dumps(base), encoding="utf-8")
+        args = ["--inside", "--docs", str(docs), "--out", str(out), "--base", str(out / "base.json")]
+        if only is not None:
+            (out / "only.json").write_text(json.dumps(sorted(only)), encoding="utf-8")
+            args += ["--only", str(out / "only.json")]
+        done = inside(overlay / "bin" / "python", *args)
+        sys.stdout.write(done.stdout)
+        if done.returncode != 0:
+            report["install"] = {**report["install"], "ok": False,
+                                 "errors": ["the canary could not start in the new environment:",
+                                            *done.stderr.strip().splitlines()[-12:]]}
+        else:
+            report.update(json.loads((out / "inside.json").read_text(encoding="utf-8")))
+    (out / "report.json").write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
+    (out / "report.md").write_text(markdown(report), encoding="utf-8")
+    return report
+
+
+def failed(report: dict) -> bool:
+    return not report["install"]["ok"] or any(e["status"] == "fail" for e in report["snippets"].values())
+
+
+def floors(steps: list[tuple[str, str | None]], *, docs: Path = DOCS, into: Path = FLOORS,
+           pip_extra: list[str] | None = None, env_root: Path | None = None, work: Path | None = None) -> list[Path]:
+    """Walk each package's steps newest first; each runs what passed the step before.
+
+    Each step's full report and records go to ``work/<package>-<version>/`` (default
+    ``_build/canary/floors``); the committed summary to ``into/<package>-<version>.json``."""
+    work = work or BUILD / "canary" / "floors"
+    written = []
+    by_package: dict[str, list[str]] = {}
+    for name, version in steps:
+        if version is None:
+            raise SystemExit(f"--floors needs versions (name==version), not {name}")
+        by_package.setdefault(name, []).append(version)
+    into.mkdir(parents=True, exist_ok=True)
+    for package, versions in by_package.items():
+        only = None
+        for version in versions:
+            report = canary([(package, version)], docs=docs, pip_extra=pip_extra, env_root=env_root,
+                            out=work / f"{package}-{version}", only=only)
+            kept = {k: report[k] for k in ("format", "date", "machine", "python", "asked", "install", "changed")}
+            kept["package"], kept["version"] = package, version
+            kept["snippets"] = {n: {k: v for k, v in e.items() if k != "seconds"}
+                                for n, e in report["snippets"].items() if e["status"] != "not affected"}
+            path = into / f"{package}-{version}.json"
+            path.write_text(json.dumps(kept, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
+            written.append(path)
+            passed = {n for n, e in kept["snippets"].items() if e["status"] == "pass"}
+            print(f"floors: {package} {version}: {len(passed)} of {len(kept['snippets'])} snippets pass", flush=True)
+            if not passed:
+                break
+            only = passed
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.canary", description=__doc__.split("\n\n")[0])
+    parser.add_argument("specs", nargs="*", type=parse_spec, metavar="SPEC",
+                        help="name==version, or a bare name for its newest release (default: the JAX stack)")
+    parser.add_argument("--pre", action="store_true", help="admit pre-releases")
+    parser.add_argument("--out", type=Path, help="where the report and records go (default _build/canary/<slug>)")
+    parser.add_argument("--floors", action="store_true",
+                        help=f"walk older releases into {FLOORS.relative_to(ROOT)} (default steps: {' '.join(FLOOR_STEPS)})")
+    parser.add_argument("--docs", type=Path, default=DOCS, help="the pages (default: this site's docs/)")
+    parser.add_argument("--pip", action="append", default=[], metavar="ARG",
+                        help="an extra argument for pip install (e.g. --pip=--no-index --pip=--find-links=DIR)")
+    parser.add_argument("--floors-dir", type=Path, default=FLOORS, help=argparse.SUPPRESS)
+    parser.add_argument("--env-root", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--base", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--only", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.inside:
+        only = set(json.loads(args.only.read_text())) if args.only else None
+        result = run_inside(args.docs.resolve(), args.out, json.loads(args.base.read_text()), only)
+        (args.out / "inside.json").write_text(json.dumps(result), encoding="utf-8")
+        return 0
+    if args.floors:
+        steps = args.specs or [parse_spec(s) for s in FLOOR_STEPS]
+        for path in floors(steps, docs=args.docs.resolve(), into=args.floors_dir.resolve(), pip_extra=args.pip,
+                           env_root=args.env_root, work=args.out):
+            print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+        return 0
+    report = canary(args.specs, pre=args.pre, out=args.out, docs=args.docs.resolve(), pip_extra=args.pip,
+                    env_root=args.env_root)
+    out = (args.out or BUILD / "canary" / slug(with_companions(args.specs or [(n, None) for n in CANARY_PACKAGES]),
+                                                 args.pre)).resolve()
+    print(f"canary report: {out / 'report.md'}")
+    if failed(report):
+        print("canary: FAILED (see the report)", file=sys.stderr)
+        return 1
+    print("canary: every affected snippet passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
