@@ -1,5 +1,7 @@
-"""The project's GitHub Actions workflows pass actionlint (pinned in requirements.txt), and the
-sharded docs workflow splits the snippets the way `nox -s docs -- --shard K/N` expects."""
+"""The project's GitHub Actions workflows pass actionlint (pinned in requirements.txt) and do what
+the README says: docs.yml shards main's build and publishes it, pr.yml builds and tests a pull
+request from cached records, canary.yml opens, updates and closes its issue (its shell step is run
+here against a stand-in for ``gh``), gpu.yml builds on the self-hosted GPU runner."""
 
 from __future__ import annotations
 
@@ -7,6 +9,9 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import os
+import stat
 
 import pytest
 import yaml
@@ -23,8 +28,16 @@ def actionlint(*paths: Path, cwd: Path = ROOT) -> subprocess.CompletedProcess:
     return subprocess.run([ACTIONLINT, "-no-color", *map(str, paths)], capture_output=True, text=True, cwd=cwd)
 
 
+def load(name: str) -> dict:
+    return yaml.safe_load((ROOT / ".github" / "workflows" / name).read_text(encoding="utf-8"))
+
+
+def steps_run(job: dict) -> str:
+    return "\n".join(step.get("run", "") for step in job["steps"])
+
+
 def test_there_are_workflows():
-    assert [p.name for p in WORKFLOWS] == ["docs.yml"]
+    assert [p.name for p in WORKFLOWS] == ["canary.yml", "docs.yml", "gpu.yml", "pr.yml"]
 
 
 @pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
@@ -55,3 +68,73 @@ def test_docs_workflow_shards_then_renders_from_every_shard():
     assert jobs["render"]["needs"] == "shard"
     render = " ".join(step.get("run", "") for step in jobs["render"]["steps"])
     assert "nox -s docs -- --records gathered/records-*" in render
+
+
+RECORDS_KEY = "records-${{ hashFiles('requirements.txt', 'docs/_ext/kb/runner.py', 'docs/_ext/kb/run_snippet.py') }}-"
+
+
+def test_main_is_published_with_its_address():
+    workflow = load("docs.yml")
+    assert "pull_request" not in workflow[True]  # YAML reads the key "on" as True
+    render = workflow["jobs"]["render"]["steps"]
+    build = next(step for step in render if "--records" in step.get("run", ""))
+    assert build["env"]["KB_BASE_URL"].startswith("${{ steps.pages.outputs.base_url }}")
+    assert any(step.get("uses", "").startswith("actions/upload-pages-artifact") for step in render)
+    assert workflow["jobs"]["publish"]["if"] == "github.event_name == 'push' && github.ref == 'refs/heads/main'"
+
+
+def test_pull_requests_build_and_test_from_cached_records():
+    workflow = load("pr.yml")
+    job = workflow["jobs"]["build-and-test"]
+    assert "nox -s tests" in steps_run(job)
+    caches = [step for step in job["steps"] if step.get("uses", "").startswith("actions/cache/")]
+    assert [c["uses"].split("@")[0] for c in caches] == ["actions/cache/restore", "actions/cache/save"]
+    for cache in caches:
+        assert cache["with"]["path"] == "_build/records" and cache["with"]["key"].startswith(RECORDS_KEY)
+    assert caches[0]["with"]["restore-keys"] == RECORDS_KEY
+    assert caches[1]["if"] == "always()"  # the records of a failing run are kept too
+
+
+def test_the_gpu_job_runs_on_the_self_hosted_runner_and_uploads_its_records():
+    job = load("gpu.yml")["jobs"]["docs-gpu"]
+    assert job["runs-on"] == ["self-hosted", "linux", "x64", "gpu"]
+    assert "nox -s docs-gpu" in steps_run(job)
+    uploads = [s["with"]["path"] for s in job["steps"] if s.get("uses", "").startswith("actions/upload-artifact")]
+    assert "_build/records-gpu" in uploads
+    labels = yaml.safe_load((ROOT / ".github" / "actionlint.yaml").read_text(encoding="utf-8"))
+    assert labels["self-hosted-runner"]["labels"] == ["gpu"]
+
+
+def issue_step(tmp_path: Path, outcome: str, open_issue: str) -> tuple[int, list[str]]:
+    """Run canary.yml's issue step with a stand-in ``gh`` that logs its calls; return (status, calls)."""
+    job = load("canary.yml")["jobs"]["canary"]
+    step = next(s for s in job["steps"] if "gh issue" in s.get("run", ""))
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    log = tmp_path / "gh.log"
+    log.unlink(missing_ok=True)
+    gh = bin_dir / "gh"
+    gh.write_text(f'#!/bin/sh\necho "$*" >> {log}\n[ "$1 $2" = "issue list" ] && printf "%s" "{open_issue}"\nexit 0\n')
+    gh.chmod(gh.stat().st_mode | stat.S_IEXEC)
+    report = tmp_path / "_build" / "canary" / "nightly" / "report.md"
+    report.parent.mkdir(parents=True, exist_ok=True)
+    report.write_text("# Release canary\n", encoding="utf-8")
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "GH_TOKEN": "x",
+           "OUTCOME": outcome, "RUN_URL": "https://example.invalid/run/1"}
+    done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=tmp_path, env=env, capture_output=True, text=True)
+    calls = log.read_text().splitlines() if log.exists() else []
+    return done.returncode, [c for c in calls if not c.startswith(("label", "issue list"))]
+
+
+def test_the_canary_opens_updates_and_closes_one_issue(tmp_path):
+    job = load("canary.yml")["jobs"]["canary"]
+    assert "schedule" in load("canary.yml")[True] and load("canary.yml")["permissions"]["issues"] == "write"
+    assert "nox -s canary --" in steps_run(job)
+    status, calls = issue_step(tmp_path, "failure", "")
+    assert status == 1 and len(calls) == 1 and calls[0].startswith("issue create --title Release canary"), calls
+    status, calls = issue_step(tmp_path, "failure", "42")
+    assert status == 1 and calls[0].startswith("issue edit 42 --body-file") and calls[1].startswith("issue comment 42")
+    status, calls = issue_step(tmp_path, "success", "42")
+    assert status == 0 and calls == ["issue close 42 --comment The canary passes again: https://example.invalid/run/1"]
+    status, calls = issue_step(tmp_path, "success", "")
+    assert status == 0 and calls == []
