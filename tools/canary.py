@@ -210,15 +210,20 @@ def affected(source: str, touched: set[str], modules: dict[str, set[str]]) -> bo
 
 
 def drift_message(stderr: str) -> str | None:
-    """The first line of a failure that names a missing, moved or deprecated API (None: not drift).
+    r"""The exception or warning line of a failure that names a missing, moved or deprecated API
+    (None: not drift). Traceback lines are indented (the source they quote included), so only
+    unindented lines count, the last one first.
 
-    >>> drift_message("Traceback ...\\nAttributeError: module 'jax' has no attribute 'set_mesh'")
+    >>> drift_message("Traceback ...\n  File 'x.py', line 3\n    raise AttributeError(f'... has no attribute')\n"
+    ...               "AttributeError: module 'jax' has no attribute 'set_mesh'")
     "AttributeError: module 'jax' has no attribute 'set_mesh'"
-    >>> drift_message("Traceback ...\\nZeroDivisionError: division by zero") is None
+    >>> drift_message("Traceback ...\n    assert x  # no longer kept\nAssertionError") is None
     True
     """
-    for line in stderr.splitlines():
-        if DRIFT.search(line) and not line.startswith(("Traceback", "  File ")):
+    for line in reversed(stderr.splitlines()):
+        if line[:1].isspace() or line.startswith("Traceback"):
+            continue
+        if DRIFT.search(line):
             return line.strip()[:300]
     return None
 
@@ -386,6 +391,17 @@ def failed(report: dict) -> bool:
     return not report["install"]["ok"] or any(e["status"] == "fail" for e in report["snippets"].values())
 
 
+def floor_summary(report: dict, package: str, version: str, first: bool) -> dict:
+    """What a floor report keeps of a canary report: no seconds, and the snippets that ran (the
+    first step of a walk keeps the unaffected ones too, with their hashes, so that kb.floors can
+    tell a snippet that does not use the package from one added since the check)."""
+    kept = {k: report[k] for k in ("format", "date", "machine", "python", "asked", "install", "changed")}
+    kept["package"], kept["version"] = package, version
+    kept["snippets"] = {n: {k: v for k, v in e.items() if k != "seconds"}
+                        for n, e in report["snippets"].items() if first or e["status"] != "not affected"}
+    return kept
+
+
 def floors(steps: list[tuple[str, str | None]], *, docs: Path = DOCS, into: Path = FLOORS,
            pip_extra: list[str] | None = None, env_root: Path | None = None, work: Path | None = None) -> list[Path]:
     """Walk each package's steps newest first; each runs what passed the step before.
@@ -405,10 +421,7 @@ def floors(steps: list[tuple[str, str | None]], *, docs: Path = DOCS, into: Path
         for version in versions:
             report = canary([(package, version)], docs=docs, pip_extra=pip_extra, env_root=env_root,
                             out=work / f"{package}-{version}", only=only)
-            kept = {k: report[k] for k in ("format", "date", "machine", "python", "asked", "install", "changed")}
-            kept["package"], kept["version"] = package, version
-            kept["snippets"] = {n: {k: v for k, v in e.items() if k != "seconds"}
-                                for n, e in report["snippets"].items() if e["status"] != "not affected"}
+            kept = floor_summary(report, package, version, first=only is None)
             path = into / f"{package}-{version}.json"
             path.write_text(json.dumps(kept, indent=1, ensure_ascii=False, sort_keys=True) + "\n", encoding="utf-8")
             written.append(path)
