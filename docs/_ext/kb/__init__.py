@@ -17,6 +17,8 @@ Making every page an executed, checked program:
 - ``kb.backends``: no snippet pins a platform unless the CPU is its subject (a marked pin); the
   backend each program started is the one the build expected (``kb_expect_backend``).
 - ``kb.provenance``: the versions, devices and machine each page's programs ran with.
+- ``kb.floors``: the oldest releases of jax, flax and optax each page runs on (the committed
+  canary reports), and the migration page's table of them.
 - ``kb.accelerator_runs``: a timing snippet's output on a reported GPU/TPU machine, beside its own.
 - ``kb.tabs``: adjacent ``:tab:`` cells become one synced tab set.
 - ``kb.figures``: figures are SVG with text as text, and their words are translated.
@@ -50,6 +52,7 @@ MODULES = (
     "kb.backends",
     "kb.execution",
     "kb.provenance",
+    "kb.floors",
     "kb.accelerator_runs",
     "kb.tabs",
     "kb.figures",

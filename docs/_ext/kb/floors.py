@@ -1,0 +1,268 @@
+"""kb.floors: each page says the oldest releases of jax, flax and optax its programs run on.
+
+1. The data are the committed floor reports, ``docs/_data/floors/<package>-<version>.json``
+   (``kb_floors``), written by ``nox -s canary -- --floors`` (``tools/canary.py``): one per older
+   release of one package, each with its date, machine and, per snippet, the SHA-256 of the
+   snippet's bytes and pass or fail (with the error and the API-drift message). A package's
+   reports are walked newest first; a snippet that failed one release is not tried on older ones.
+2. ``page_floors(snippets, reports, pins)`` gives, for one page and one package, the oldest
+   release on which every one of the page's programs that uses the package passed (the pin when
+   even the newest older release failed), and the release below it with the first failure. A
+   package none of the page's programs uses has no floor. A claim is made only from reports that
+   checked the page's snippets **as they are now**: if one was edited or added since (its hash
+   differs or it is missing), nothing is said for that package until the canary runs again.
+3. The header box (``kb.common.header_box``) gets a line after the provenance line: "Runs on jax
+   ≥ A, flax ≥ B (the oldest releases checked, on <date>)", worded in the build's language and
+   linking each version to its release on PyPI, and to the migration page's table.
+4. ``{kb-floors-table}`` (on ``reference/migration``) is that table for every page: the floor of
+   each package, linked to the release, and what fails on the release below it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.util.docutils import SphinxDirective
+
+from .common import cell_options, code_cells, header_box
+from .translations import _, separator
+
+PACKAGES = ("jax", "flax", "optax")
+# Each version links to its release on PyPI (date, files; the project's own links lead to its
+# changelog): the one address that exists for every release pip can install.
+RELEASES = {package: "https://pypi.org/project/" + package + "/{version}/" for package in PACKAGES}
+TABLE_PAGE, TABLE_LABEL = "reference/migration", "ref-migration-floors"
+
+
+def version_key(version: str) -> tuple:
+    """A version as a tuple that sorts as releases do.
+
+    >>> sorted(["0.9.2", "0.10.2", "0.12.0.1"], key=version_key)
+    ['0.9.2', '0.10.2', '0.12.0.1']
+    """
+    return tuple(int(p) if p.isdigit() else -1 for p in re.split(r"[.+-]", version))
+
+
+@lru_cache(maxsize=None)
+def _load(folder: str, stamp: tuple) -> dict[str, list[dict[str, Any]]]:
+    reports: dict[str, list[dict[str, Any]]] = {}
+    for path in sorted(Path(folder).glob("*.json")):
+        report = json.loads(path.read_text(encoding="utf-8"))
+        reports.setdefault(report["package"], []).append(report)
+    for found in reports.values():
+        found.sort(key=lambda r: version_key(r["version"]), reverse=True)
+    return reports
+
+
+def load_reports(folder: Path) -> dict[str, list[dict[str, Any]]]:
+    """Each package's floor reports, newest release first."""
+    paths = sorted(folder.glob("*.json"))
+    return _load(str(folder), tuple((p.name, p.stat().st_mtime_ns) for p in paths))
+
+
+def pins(requirements: Path) -> dict[str, str]:
+    """The pinned version of each package in requirements.txt."""
+    found = {}
+    for line in requirements.read_text(encoding="utf-8").splitlines():
+        match = re.match(r"([A-Za-z0-9._-]+)==([^\s;#]+)", line.strip())
+        if match:
+            found[match[1].lower()] = match[2]
+    return found
+
+
+def page_floor(snippets: dict[str, str], reports: list[dict[str, Any]], pin: str) -> dict[str, Any] | None:
+    """One package's floor for a page whose snippets (name -> SHA-256) are given.
+
+    >>> r1 = {"version": "0.2", "date": "d", "snippets": {"a": {"status": "pass", "sha256": "x"},
+    ...       "b": {"status": "not affected", "sha256": "y"}}}
+    >>> r2 = {"version": "0.1", "date": "d", "snippets": {"a": {"status": "fail", "sha256": "x",
+    ...       "error": "E", "drift": "AttributeError: no f"}}}
+    >>> page_floor({"a": "x", "b": "y"}, [r1, r2], "0.3")["floor"], page_floor({"a": "x"}, [r1, r2], "0.3")["below"]
+    ('0.2', {'version': '0.1', 'snippet': 'a', 'error': 'E', 'drift': 'AttributeError: no f', 'line': None})
+    >>> page_floor({"b": "y"}, [r1, r2], "0.3") is None  # no program of the page uses it
+    True
+    >>> page_floor({"a": "edited"}, [r1, r2], "0.3") is None  # checked before the last edit: say nothing
+    True
+    """
+    if not reports:
+        return None
+    first = reports[0]["snippets"]
+    if any(name not in first or first[name]["sha256"] != sha for name, sha in snippets.items()):
+        return None
+    uses = [name for name in snippets if first[name]["status"] != "not affected"]
+    if not uses:
+        return None
+    floor, below, date = pin, None, reports[0]["date"]
+    for report in reports:
+        entries = [report["snippets"].get(name) for name in uses]
+        if any(e is None or e["sha256"] != snippets[name] for e, name in zip(entries, uses)):
+            break
+        failing = [(name, e) for name, e in zip(uses, entries) if e["status"] != "pass"]
+        if failing:
+            name, e = failing[0]
+            below = {"version": report["version"], "snippet": name, "error": e.get("error"), "drift": e.get("drift"),
+                     "line": e.get("line")}
+            break
+        floor, date = report["version"], max(date, report["date"])
+    return {"floor": floor, "below": below, "date": date, "oldest_checked": reports[-1]["version"]}
+
+
+def floors_of(srcdir: Path, floors_dir: str, snippet_names: list[str]) -> dict[str, dict[str, Any]]:
+    """Every package's floor for a page's snippets (names from the repository root)."""
+    root = Path(srcdir).parent
+    folder = Path(srcdir, floors_dir).resolve()
+    reports = load_reports(folder)
+    pinned = pins(root / "requirements.txt")
+    shas = {}
+    for name in snippet_names:
+        path = root / name
+        if path.is_file():
+            shas[name] = hashlib.sha256(path.read_bytes()).hexdigest()
+    out = {}
+    for package in PACKAGES:
+        found = page_floor(shas, reports.get(package, []), pinned.get(package, "?"))
+        if found is not None:
+            out[package] = found
+    return out
+
+
+def release_link(package: str, version: str) -> nodes.reference:
+    return nodes.reference("", f"{package} ≥ {version}", refuri=RELEASES[package].format(version=version),
+                           classes=["kb-release"])
+
+
+def floors_paragraph(docname: str, floors: dict[str, dict[str, Any]]) -> nodes.paragraph:
+    para = nodes.paragraph(classes=["kb-floors"])
+    para += nodes.strong(text=str(_("Runs on")))
+    para += nodes.Text(" ")
+    between = separator(_("{package}, {next_package}"))
+    for i, (package, found) in enumerate(floors.items()):
+        if i:
+            para += nodes.Text(between)
+        para += release_link(package, found["floor"])
+    date = max(f["date"] for f in floors.values())
+    para += nodes.Text(str(_(" (the oldest releases its programs pass on, checked {date}; ")).format(date=date))
+    para += xref("ref", TABLE_LABEL, nodes.inline(text=str(_("what fails below them"))), docname)
+    para += nodes.Text(str(_(").")))
+    return para
+
+
+def failing_line(path: Path, line: int | None) -> str | None:
+    """The source line a failure points at (the snippet is the one checked: its hash matched)."""
+    if not line or not path.is_file():
+        return None
+    lines = path.read_text(encoding="utf-8").splitlines()
+    text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    return (text[:120] + " …") if len(text) > 120 else text or None
+
+
+def xref(kind: str, target: str, content: nodes.Node, docname: str) -> addnodes.pending_xref:
+    """A link Sphinx resolves for every builder (HTML, and kb.markdown's pages)."""
+    ref = addnodes.pending_xref("", refdomain="std", reftype=kind, reftarget=target, refexplicit=True,
+                                refwarn=True, refdoc=docname)
+    ref += content
+    return ref
+
+
+def page_snippet_names(doctree: nodes.document) -> list[str]:
+    return [n for n in dict.fromkeys(cell_options(c).get("load") for c in code_cells(doctree)) if n]
+
+
+def note_reports(env, folder: Path) -> None:
+    """The page is read again when a report changes, and when one is added or removed (the
+    folder's own modification time)."""
+    where = folder
+    while not where.exists() and where != where.parent:  # a site without reports: the folder that would hold them
+        where = where.parent
+    env.note_dependency(where)
+    for path in folder.glob("*.json"):
+        env.note_dependency(path)
+
+
+def add_floors(app, doctree: nodes.document) -> None:
+    if not app.config.kb_outputs:
+        return
+    note_reports(app.env, Path(app.srcdir, app.config.kb_floors).resolve())
+    floors = floors_of(Path(app.srcdir), app.config.kb_floors, page_snippet_names(doctree))
+    if not floors:
+        return
+    box = header_box(doctree)
+    box.insert(1 if len(box.children) else 0, floors_paragraph(app.env.docname, floors))
+
+
+class FloorsTable(SphinxDirective):
+    """``{kb-floors-table}``: every page's floors, and what fails below them."""
+
+    def run(self) -> list[nodes.Node]:
+        from .cells import page_snippets
+
+        note_reports(self.env, Path(self.env.srcdir, self.config.kb_floors).resolve())
+        srcdir = Path(self.env.srcdir)
+        root = srcdir.parent
+        pages = page_snippets(srcdir, (srcdir / self.config.kb_snippets_dir).resolve(),
+                              self.config.exclude_patterns, self.config.source_suffix)
+        table = nodes.table(classes=["kb-floors-table"])
+        group = nodes.tgroup(cols=3)
+        table += group
+        for width in (30, 25, 45):
+            group += nodes.colspec(colwidth=width)
+        head = nodes.thead()
+        group += head
+        head += self._row([nodes.Text(str(_("Pages"))), nodes.Text(str(_("Runs on"))),
+                           nodes.Text(str(_("What fails on the release below")))])
+        body = nodes.tbody()
+        group += body
+        for docname in sorted(pages):
+            names = [Path(p).relative_to(root).as_posix() for p in pages[docname]]
+            floors = floors_of(srcdir, self.config.kb_floors, names) if names else {}
+            if not floors:
+                continue
+            link = nodes.paragraph()
+            link += xref("doc", f"/{docname}", nodes.literal(text=docname), self.env.docname)
+            runs = nodes.paragraph()
+            fails = nodes.paragraph()
+            for i, (package, found) in enumerate(floors.items()):
+                if i:
+                    runs += nodes.Text(separator(_("{package}, {next_package}")))
+                runs += release_link(package, found["floor"])
+                below = found["below"]
+                if below is None:
+                    continue
+                if len(fails.children):
+                    fails += nodes.Text(" ")
+                fails += nodes.Text(f"{package} {below['version']}: ")
+                fails += nodes.literal(text=below["drift"] or below["error"] or "?")
+                where = Path(below["snippet"]).name
+                code = failing_line(root / below["snippet"], below.get("line")) if not below["drift"] else None
+                if code:
+                    fails += nodes.Text(str(_(" at {snippet}, line {line}: ")).format(snippet=where, line=below["line"]))
+                    fails += nodes.literal(text=code)
+                else:
+                    fails += nodes.Text(str(_(" ({snippet})")).format(snippet=where))
+            if not len(fails.children):
+                fails += nodes.Text(str(_("nothing: passes on the oldest releases checked")))
+            body += self._row([link, runs, fails])
+        return [table]
+
+    @staticmethod
+    def _row(cells: list[nodes.Node]) -> nodes.row:
+        row = nodes.row()
+        for content in cells:
+            entry = nodes.entry()
+            entry += content if isinstance(content, nodes.paragraph) else nodes.paragraph("", "", content)
+            row += entry
+        return row
+
+
+def setup(app):
+    app.add_config_value("kb_floors", "_data/floors", "env", types=[str])
+    app.add_directive("kb-floors-table", FloorsTable)
+    app.connect("doctree-read", add_floors, priority=510)  # after kb.provenance's line
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
