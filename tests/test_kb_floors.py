@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.floors import PACKAGES, RELEASES, load_reports, page_floor, pins, version_key
+from kb.floors import PACKAGES, RELEASES, floors_of, load_reports, page_floor, pins, version_key
 from tools.site import DOCS, HTML, ROOT
 
 FLOORS = DOCS / "_data" / "floors"
@@ -42,6 +42,14 @@ def test_an_edited_or_new_snippet_gets_no_floor_until_checked_again():
     reports = [report("0.11.2", a="pass")]
     assert page_floor({"a": "other"}, reports, "0.12.0") is None
     assert page_floor({"a": "h-a", "new": "h-new"}, reports, "0.12.0") is None
+
+
+def test_a_project_without_floor_reports_shows_no_floors(tmp_path):
+    """A project with no reports (a fixture, a fork) builds without a requirements.txt and says nothing."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "snippets").mkdir()
+    (tmp_path / "snippets" / "a.py").write_text("print(1)\n", encoding="utf-8")
+    assert floors_of(tmp_path / "docs", "_data/floors", ["snippets/a.py"]) == {}
 
 
 def test_reports_load_newest_first(tmp_path):

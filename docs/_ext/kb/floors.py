@@ -119,6 +119,8 @@ def floors_of(srcdir: Path, floors_dir: str, snippet_names: list[str]) -> dict[s
     root = Path(srcdir).parent
     folder = Path(srcdir, floors_dir).resolve()
     reports = load_reports(folder)
+    if not reports:  # a project without floor reports (the test fixtures) says nothing, reads nothing
+        return {}
     pinned = pins(root / "requirements.txt")
     shas = {}
     for name in snippet_names:
