@@ -251,7 +251,9 @@ def make_overlay(where: Path, specs: list[tuple[str, str | None]], pre: bool, pi
     """Create (or refresh) the overlay and install the specs; returns pip's outcome."""
     python = where / "bin" / "python"
     if not python.exists():
-        subprocess.run([sys.executable, "-m", "venv", str(where)], check=True)
+        # No pip of its own (ensurepip costs 6 s here): the build environment's pip, reached through
+        # the .pth below, runs under the overlay's interpreter and so installs into the overlay.
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(where)], check=True)
     purelib = Path(subprocess.check_output([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                            text=True).strip())
     base = [sysconfig.get_paths()["purelib"]]
