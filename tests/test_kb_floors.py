@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from kb.floors import PACKAGES, RELEASES, floors_of, load_reports, page_floor, pins, version_key
-from tools.site import DOCS, HTML, ROOT
+from kb.floors import PACKAGES, RELEASES, floors_of, load_reports, page_floor, version_key
+from kb.records import pinned_versions
+from tools.site import DOCS, ROOT
 
 FLOORS = DOCS / "_data" / "floors"
 
@@ -61,7 +62,7 @@ def test_reports_load_newest_first(tmp_path):
 def test_the_committed_reports_are_dated_and_name_their_machine():
     paths = sorted(FLOORS.glob("*.json"))
     assert paths, "no floor reports: run nox -s canary -- --floors and commit docs/_data/floors/"
-    pinned = pins(ROOT / "requirements.txt")
+    pinned = pinned_versions(ROOT / "requirements.txt")
     for path in paths:
         data = json.loads(path.read_text(encoding="utf-8"))
         assert path.name == f"{data['package']}-{data['version']}.json"
@@ -70,16 +71,13 @@ def test_the_committed_reports_are_dated_and_name_their_machine():
         assert data["install"]["ok"], (path.name, data["install"])
 
 
-def built(language: str, page: str) -> str:
-    path = HTML / language / f"{page}.html"
-    if not path.is_file():
-        pytest.fail(f"{path} is missing: run nox -s docs first")
-    return path.read_text(encoding="utf-8")
+def built(site: Path, language: str, page: str) -> str:
+    return (site / language / f"{page}.html").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("language,runs_on", [("en", "Runs on"), ("zh_CN", "可运行于")])
-def test_pages_say_which_releases_they_run_on(language, runs_on):
-    html = built(language, "core/jit")
+def test_pages_say_which_releases_they_run_on(site, language, runs_on):
+    html = built(site, language, "core/jit")
     box = re.search(r'<p class="kb-floors">(.*?)</p>', html, re.S)
     assert box is not None and runs_on in box.group(1)
     assert RELEASES["jax"].split("{")[0] in box.group(1)  # each floor links to its release notes
@@ -87,11 +85,11 @@ def test_pages_say_which_releases_they_run_on(language, runs_on):
 
 
 @pytest.mark.parametrize("language,header", [("en", "What fails on the release below"), ("zh_CN", "再早一个版本上哪里出错")])
-def test_the_migration_page_lists_every_page_with_a_floor(language, header):
-    html = built(language, "reference/migration")
+def test_the_migration_page_lists_every_page_with_a_floor(site, language, header):
+    html = built(site, language, "reference/migration")
     table = re.search(r'<table class="[^"]*kb-floors-table.*?</table>', html, re.S)
     assert table is not None and header in table.group(0)
     rows = re.findall(r"<tr", table.group(0))
     pages_with_floors = sum(1 for page in ("core/jit", "flax/nnx-basics", "optax/schedules")
-                            if 'class="kb-floors"' in built(language, page))
+                            if 'class="kb-floors"' in built(site, language, page))
     assert pages_with_floors == 3 and len(rows) > 20

@@ -37,24 +37,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from kb.records import problem  # noqa: E402 (standard library only, like kb.runner)
+from kb.records import pinned_versions, problem  # noqa: E402 (standard library only, like kb.runner)
 from kb.runner import job, run_all  # noqa: E402
 
 TRACKED = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "torch", "numpy", "scipy")
-
-
-def pinned_versions(requirements: Path = ROOT / "requirements.txt") -> dict[str, str]:
-    """The pinned version of each package in ``requirements.txt`` (lower-case names).
-
-    >>> pinned_versions()["jax"] == pinned_versions()["jaxlib"]
-    True
-    """
-    found = {}
-    for line in requirements.read_text(encoding="utf-8").splitlines():
-        match = re.match(r"^([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?==([^\s;#]+)", line.strip())
-        if match:
-            found[match[1].lower().replace("_", "-")] = match[2]
-    return found
 
 
 def installed(names=TRACKED) -> dict[str, str]:
@@ -100,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
                       if fnmatch.fnmatch(p.relative_to(ROOT / "snippets").as_posix(), args.only))
     if not snippets:
         parser.error(f"no snippet matches {args.only!r}")
-    here, pinned = installed(), pinned_versions()
+    here, pinned = installed(), pinned_versions(ROOT / "requirements.txt")
     differs = {name: (v, pinned[name]) for name, v in here.items() if name in pinned and pinned[name] != v}
     started = datetime.datetime.now(datetime.timezone.utc)
     print(f"running {len(snippets)} snippets, {args.workers} at a time", file=sys.stderr, flush=True)

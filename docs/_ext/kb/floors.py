@@ -5,7 +5,7 @@
    release of one package, each with its date, machine and, per snippet, the SHA-256 of the
    snippet's bytes and pass or fail (with the error and the API-drift message). A package's
    reports are walked newest first; a snippet that failed one release is not tried on older ones.
-2. ``page_floors(snippets, reports, pins)`` gives, for one page and one package, the oldest
+2. ``page_floor(snippets, reports, pin)`` gives, for one page and one package, the oldest
    release on which every one of the page's programs that uses the package passed (the pin when
    even the newest older release failed), and the release below it with the first failure. A
    package none of the page's programs uses has no floor. A claim is made only from reports that
@@ -32,6 +32,7 @@ from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
 from .common import cell_options, code_cells, header_box
+from .records import pinned_versions
 from .translations import _, separator
 
 PACKAGES = ("jax", "flax", "optax")
@@ -65,16 +66,6 @@ def load_reports(folder: Path) -> dict[str, list[dict[str, Any]]]:
     """Each package's floor reports, newest release first."""
     paths = sorted(folder.glob("*.json"))
     return _load(str(folder), tuple((p.name, p.stat().st_mtime_ns) for p in paths))
-
-
-def pins(requirements: Path) -> dict[str, str]:
-    """The pinned version of each package in requirements.txt."""
-    found = {}
-    for line in requirements.read_text(encoding="utf-8").splitlines():
-        match = re.match(r"([A-Za-z0-9._-]+)==([^\s;#]+)", line.strip())
-        if match:
-            found[match[1].lower()] = match[2]
-    return found
 
 
 def page_floor(snippets: dict[str, str], reports: list[dict[str, Any]], pin: str) -> dict[str, Any] | None:
@@ -121,7 +112,7 @@ def floors_of(srcdir: Path, floors_dir: str, snippet_names: list[str]) -> dict[s
     reports = load_reports(folder)
     if not reports:  # a project without floor reports (the test fixtures) says nothing, reads nothing
         return {}
-    pinned = pins(root / "requirements.txt")
+    pinned = pinned_versions(root / "requirements.txt")
     shas = {}
     for name in snippet_names:
         path = root / name
@@ -135,20 +126,23 @@ def floors_of(srcdir: Path, floors_dir: str, snippet_names: list[str]) -> dict[s
     return out
 
 
-def release_link(package: str, version: str) -> nodes.reference:
-    return nodes.reference("", f"{package} ≥ {version}", refuri=RELEASES[package].format(version=version),
-                           classes=["kb-release"])
+def release_links(floors: dict[str, dict[str, Any]]) -> list[nodes.Node]:
+    """"jax ≥ A, flax ≥ B": each floor linked to its release, in the build's language."""
+    between = separator(_("{package}, {next_package}"))
+    out: list[nodes.Node] = []
+    for package, found in floors.items():
+        if out:
+            out.append(nodes.Text(between))
+        out.append(nodes.reference("", f"{package} ≥ {found['floor']}", classes=["kb-release"],
+                                   refuri=RELEASES[package].format(version=found["floor"])))
+    return out
 
 
 def floors_paragraph(docname: str, floors: dict[str, dict[str, Any]]) -> nodes.paragraph:
     para = nodes.paragraph(classes=["kb-floors"])
     para += nodes.strong(text=str(_("Runs on")))
     para += nodes.Text(" ")
-    between = separator(_("{package}, {next_package}"))
-    for i, (package, found) in enumerate(floors.items()):
-        if i:
-            para += nodes.Text(between)
-        para += release_link(package, found["floor"])
+    para += release_links(floors)
     date = max(f["date"] for f in floors.values())
     para += nodes.Text(str(_(" (the oldest releases its programs pass on, checked {date}; ")).format(date=date))
     para += xref("ref", TABLE_LABEL, nodes.inline(text=str(_("what fails below them"))), docname)
@@ -228,12 +222,9 @@ class FloorsTable(SphinxDirective):
                 continue
             link = nodes.paragraph()
             link += xref("doc", f"/{docname}", nodes.literal(text=docname), self.env.docname)
-            runs = nodes.paragraph()
+            runs = nodes.paragraph("", "", *release_links(floors))
             fails = nodes.paragraph()
-            for i, (package, found) in enumerate(floors.items()):
-                if i:
-                    runs += nodes.Text(separator(_("{package}, {next_package}")))
-                runs += release_link(package, found["floor"])
+            for package, found in floors.items():
                 below = found["below"]
                 if below is None:
                     continue

@@ -34,6 +34,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import shutil
 import sys
 from functools import lru_cache
@@ -56,6 +57,24 @@ LANGUAGE_INFO = {"name": "python", "pygments_lexer": "ipython3", "file_extension
 
 
 @lru_cache(maxsize=None)
+def pinned_versions(requirements: Path) -> dict[str, str]:
+    r"""The pinned version of each package in a requirements file (lower-case names, ``-`` for
+    ``_``): what ``tools/machine_report.py`` compares a machine against and ``kb.floors`` calls the pin.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = (Path(d) / "r.txt").write_text("jax==0.12.0.1\nOrbax_Checkpoint[x]==0.11  # c\nnumpy>=2\n")
+    ...     pinned_versions(Path(d) / "r.txt")
+    {'jax': '0.12.0.1', 'orbax-checkpoint': '0.11'}
+    """
+    found = {}
+    for line in requirements.read_text(encoding="utf-8").splitlines():
+        match = re.match(r"^([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?==([^\s;#]+)", line.strip())
+        if match:
+            found[match[1].lower().replace("_", "-")] = match[2]
+    return found
+
+
 def environment(prefix: str = sys.prefix) -> dict[str, str]:
     """What of the environment decides a snippet's result: lock, backend (JAX plugins), Python.
 
