@@ -115,6 +115,15 @@ def test_records_from_another_lock_or_runner_are_refused(tmp_path):
         records.import_records([tmp_path / "shard"], tmp_path / "store3", env, runner.RUNNER)
 
 
+def test_the_environment_is_read_once_per_process():
+    """Every snippet's key needs it (1551 times in one gettext build); parsing every package's
+    metadata each time made a build of the site spend most of its time there."""
+    first = records.environment()
+    misses = records._installed.cache_info().misses
+    assert [records.environment() for _ in range(3)] == [first] * 3
+    assert records._installed.cache_info().misses == misses
+
+
 def test_the_key_changes_with_the_snippet_and_the_environment():
     env = records.environment()
     key = records.record_key(b"print(1)", env, runner.RUNNER)
