@@ -123,7 +123,19 @@ def record_path(folder: Path, snippet: str, key: str) -> Path:
 
     >>> record_path(Path("r"), "snippets/core/jit_x.py", "abc").as_posix()
     'r/core/jit_x-abc.json'
+
+    A name that leaves the project (a snippets folder reached through another checkout) would put
+    its record outside ``folder``; it is refused:
+
+    >>> record_path(Path("r"), "../../other/snippets/core/jit_x.py", "abc")
+    Traceback (most recent call last):
+    ...
+    ValueError: ../../other/snippets/core/jit_x.py: a snippet is named by its path from the project's root (snippets/<section>/<name>.py); this one lies outside the project, so its record would be written outside r
     """
+    if Path(snippet).is_absolute() or ".." in Path(snippet).parts:
+        raise ValueError(f"{snippet}: a snippet is named by its path from the project's root "
+                         f"(snippets/<section>/<name>.py); this one lies outside the project, so its "
+                         f"record would be written outside {folder}")
     parts = Path(snippet).with_suffix("").parts[1:]
     return folder.joinpath(*parts[:-1], f"{parts[-1]}-{key}.json")
 
