@@ -1,7 +1,7 @@
 """Measure the site build (nox -s bench, or python -m tools.bench_build): a benchmark, not a test;
 it prints a Markdown table.
 
-Works on a copy of docs/ and snippets/ in a temporary folder, with its own records folder, so the
+Works on a copy of docs/, snippets/ and requirements.txt in a temporary folder, with its own records folder, so the
 repository and its _build/ are left alone. sphinx-build runs as `nox -s docs` runs it (snippets in
 one pool over all cores, timing snippets alone after it; pages read with -j auto). Steps, each
 timed as wall time of sphinx-build:
@@ -54,6 +54,7 @@ def main() -> None:
         work = Path(tmp)
         shutil.copytree(ROOT / "docs", work / "docs", ignore=shutil.ignore_patterns("*.mo"))
         shutil.copytree(ROOT / "snippets", work / "snippets")
+        shutil.copyfile(ROOT / "requirements.txt", work / "requirements.txt")  # kb.floors reads the pins
 
         cold = both(work)
         warm = both(work)
