@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 
 import polib
 import pytest
@@ -416,6 +417,27 @@ def test_a_page_is_read_again_when_its_record_is_replaced(fixture_project, build
     assert again.returncode == 0, log(again)
     assert ran(tmp_path / "out" / "en") == []
     assert "(from a newer record)" in (tmp_path / "out" / "en" / "sec" / "page.html").read_text(encoding="utf-8")
+
+
+def test_a_warm_build_reads_no_page_until_a_floor_report_is_added(fixture_project, build_project, tmp_path):
+    """An unchanged project is not read again (a folder among a page's dependencies made Sphinx
+    read every page in every build); a floor report added since the last build reads them all."""
+    from tools.site import ROOT
+
+    project = fixture_project()
+    shutil.copyfile(ROOT / "requirements.txt", project / "requirements.txt")  # kb.floors reads the pins
+    doctree = tmp_path / "out" / "doctrees-en-html" / "sec" / "page.doctree"
+    assert build_project(project).returncode == 0
+    first = doctree.stat().st_mtime_ns
+    again = build_project(project)
+    assert again.returncode == 0, log(again)
+    assert doctree.stat().st_mtime_ns == first, "a build with nothing changed read the page again"
+    floors = project / "docs" / "_data" / "floors"
+    floors.mkdir(parents=True)
+    shutil.copyfile(next((ROOT / "docs" / "_data" / "floors").glob("jax-*.json")), floors / "jax-0.11.2.json")
+    added = build_project(project)
+    assert added.returncode == 0, log(added)
+    assert doctree.stat().st_mtime_ns != first, "a new floor report did not reach the page"
 
 
 def _machine_report(project, snippet: str, backend: str, stdout: str) -> None:
