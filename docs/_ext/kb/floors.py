@@ -176,8 +176,8 @@ def note_reports(env, folder: Path) -> None:
 
     A report added or removed is caught by ``reports_added_or_removed``, not by making the folder
     a dependency: Sphinx takes a dependency that is not a file as changed on every build, so every
-    page was read again by every build, a warm one included (48.5 s instead of 18 s for both
-    languages)."""
+    page was read again by every build, a warm one included (``nox -s bench`` on 2026-12-05: a
+    warm rebuild of both languages 48.5 s before this change, 6.3 s after)."""
     for path in folder.glob("*.json"):
         env.note_dependency(path)
 
