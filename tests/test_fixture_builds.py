@@ -440,6 +440,36 @@ def test_a_warm_build_reads_no_page_until_a_floor_report_is_added(fixture_projec
     assert doctree.stat().st_mtime_ns != first, "a new floor report did not reach the page"
 
 
+def test_the_floors_table_follows_an_edited_program_in_a_warm_build(fixture_project, build_project, tmp_path):
+    """{kb-floors-table} reads every page's programs: editing one reaches the table's page in the
+    next build (the program's floor is withdrawn until the canary checks it again)."""
+    import hashlib
+
+    from tools.site import ROOT
+
+    project = fixture_project()
+    shutil.copyfile(ROOT / "requirements.txt", project / "requirements.txt")  # kb.floors reads the pins
+    snippet = project / "snippets" / "sec" / "jax_side.py"
+    floors = project / "docs" / "_data" / "floors"
+    floors.mkdir(parents=True)
+    checked = {f"snippets/sec/{name}": {"sha256": hashlib.sha256((project / "snippets" / "sec" / name).read_bytes()).hexdigest(),
+                                        "status": "pass" if name == "jax_side.py" else "not affected"}
+               for name in ("figure.py", "jax_side.py", "torch_side.py")}  # every program of the page
+    report = {"format": 1, "package": "jax", "version": "0.11.2", "date": "2026-12-02", "machine": "test",
+              "python": "3.12.1", "asked": [], "changed": {}, "install": {}, "snippets": checked}
+    (floors / "jax-0.11.2.json").write_text(json.dumps(report), encoding="utf-8")
+    index = project / "docs" / "index.md"  # the table, under the label the pages' floor line links to
+    index.write_text(index.read_text(encoding="utf-8") + "\n(ref-migration-floors)=\n## Floors\n\n```{kb-floors-table}\n```\n", encoding="utf-8")
+    table = lambda: (tmp_path / "out" / "en" / "index.html").read_text(encoding="utf-8")  # noqa: E731
+    first = build_project(project)
+    assert first.returncode == 0, log(first)
+    assert "sec/page" in table() and "0.11.2" in table(), table()
+    snippet.write_text(snippet.read_text(encoding="utf-8") + "# edited since the floor walk\n", encoding="utf-8")
+    again = build_project(project)
+    assert again.returncode == 0, log(again)
+    assert "0.11.2" not in table(), "the floors table still shows a floor checked before the program's edit"
+
+
 def _machine_report(project, snippet: str, backend: str, stdout: str) -> None:
     import hashlib
 

@@ -220,6 +220,10 @@ class FloorsTable(SphinxDirective):
         root = srcdir.parent
         pages = page_snippets(srcdir, (srcdir / self.config.kb_snippets_dir).resolve(),
                               self.config.exclude_patterns, self.config.source_suffix)
+        for docname, paths in pages.items():  # the table is read again when a page or a program changes
+            self.env.note_dependency(self.env.doc2path(docname))
+            for path in paths:
+                self.env.note_dependency(path)
         table = nodes.table(classes=["kb-floors-table"])
         group = nodes.tgroup(cols=3)
         table += group
