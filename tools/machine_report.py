@@ -26,19 +26,27 @@ import argparse
 import datetime
 import fnmatch
 import hashlib
+import importlib.util
 import json
 import os
 import platform
 import re
 import sys
 import tempfile
+import threading
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from kb.records import pinned_versions, problem  # noqa: E402 (standard library only, like kb.runner)
-from kb.runner import job, run_all  # noqa: E402
+from kb.records import environment, pinned_versions, problem  # noqa: E402 (standard library only, like kb.runner)
+from kb.run.batch import run_group  # noqa: E402
+from kb.run.noise import BY_ID, split  # noqa: E402
+from kb.run.plan import page_loads, pages_of, snippet_digest  # noqa: E402
+from kb.run.policy import batch_group, lane  # noqa: E402
+from kb.run.snippet import cpu_by_design, is_timing, pins_own_process, starts_jax  # noqa: E402
+from kb.runner import RUNNER, WARNINGS_AS_ERRORS, Job, job, reader_environment, run_all, run_snippet  # noqa: E402
 
 TRACKED = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "torch", "numpy", "scipy")
 
@@ -55,22 +63,177 @@ def installed(names=TRACKED) -> dict[str, str]:
     return found
 
 
-def outcome(record: dict, differs: dict[str, tuple[str, str]]) -> str:
+def outcome(record: dict, differs: dict[str, tuple[str, str]], source: str = "", accelerator: bool = False) -> str:
     """One word for how a snippet ran here.
 
     >>> ok = {"returncode": 0, "timed_out": False, "stdout": "1", "stderr": "", "figures": []}
     >>> bad = ok | {"returncode": 1, "stderr": "ModuleNotFoundError: No module named 'grain'"}
     >>> outcome(ok, {}), outcome(bad, {}), outcome(bad | {"stderr": "ValueError: x"}, {"jax": ("0.11.2", "0.12.0.1")})
-    ('ok', 'not installed here', 'failed (versions differ)')
+    ('ok', 'not installed here', 'failed')
+    >>> cpu = ok | {"ran_with": {"devices": [{"backend": "cpu", "count": 1, "kind": "cpu"}]}}
+    >>> outcome(cpu, {}, "import jax\\n", accelerator=True), outcome(cpu, {}, "import jax\\n")
+    ('fell back to the CPU', 'ok')
+
+    "failed" stays "failed" whatever the versions: ``versions_differ`` turns it into "versions
+    differ" only where the same program also fails on the CPU with this machine's versions.
     """
     reason = problem(record)
     if reason is None:
+        devices = (record.get("ran_with") or {}).get("devices") or []
+        if (accelerator and devices and devices[0]["backend"] == "cpu" and starts_jax(source)
+                and not pins_own_process(source)):
+            return "fell back to the CPU"
         return "ok"
     if "ModuleNotFoundError" in record.get("stderr", ""):
         return "not installed here"
     if record.get("timed_out"):
         return "timed out"
-    return "failed (versions differ)" if differs else "failed"
+    return "failed"
+
+
+def versions_differ(rows: list[dict], installed_versions: dict[str, str], floors: Path = ROOT / "docs" / "_data" / "floors") -> None:
+    """Mark "versions differ" each failed row whose program (same bytes) fails on the CPU with this jax.
+
+    The CPU evidence is the committed floor report for this machine's jax release
+    (``docs/_data/floors/jax-<version>.json``, ``nox -s canary -- --floors``); without one, or for
+    a program it did not check, a failure stays "failed".
+    """
+    version = installed_versions.get("jax")
+    path = floors / f"jax-{version}.json"
+    if not version or not path.exists():
+        return
+    checked = json.loads(path.read_text(encoding="utf-8")).get("snippets", {})
+    for row in rows:
+        seen = checked.get(row["snippet"])
+        if row["outcome"] == "failed" and seen and seen.get("sha256") == row["sha256"] and seen.get("status") != "pass":
+            row["outcome"] = "versions differ"
+            row["cpu_evidence"] = f"fails on the CPU with jax {version} too ({path.relative_to(ROOT).as_posix()})"
+
+
+def _row(record: dict, pages: list[str], differs, accelerator: bool, how: str) -> dict:
+    ran = record.get("ran_with") or {}
+    devices = ran.get("devices") or []
+    path = ROOT / record["snippet"]
+    source = path.read_text(encoding="utf-8")
+    _, noise = split(record.get("stderr", ""))
+    return {"snippet": record["snippet"], "sha256": record.get("sha256") or snippet_digest(path), "pages": pages,
+            "outcome": outcome(record, differs, source, accelerator),
+            "error": problem(record), "error_line": record.get("error_line"),
+            "backend": devices[0]["backend"] if devices else None,
+            "device": devices[0]["kind"] if devices else None,
+            "cpu_by_design": cpu_by_design(source),
+            "packages": ran.get("packages", {}), "seconds": record["seconds"],
+            "alone": record.get("alone", False), "how": record.get("how", how), "noise": noise,
+            **({"first_try": record["first_try"]} if record.get("first_try") else {}),
+            "stdout": record["stdout"]}
+
+
+def _record(item: Job, result: dict, how: str, alone: bool) -> dict:
+    env = environment()
+    return {"format": 1, "key": item.key, "snippet": item.name, "lock": env["lock"], "runner": RUNNER,
+            "backend": env["backend"], "python": env["python"], "preloaded": [], "alone": alone, "how": how,
+            "sha256": snippet_digest(item.path), **result}
+
+
+def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, workers: int,
+               exclusive: bool, log=print) -> dict[str, dict]:
+    """Run every job under the device policy (``kb.run.policy``), resuming from ``state``; records by name.
+
+    Programs that start no accelerator run in a pool beside the device's lane; on an exclusive
+    device the others run one at a time, in shared processes by group (``kb.run.batch``) where
+    they can, each in its own process where they cannot; a program that fails in a shared process
+    runs again alone in a fresh one, and that run counts; timing programs run last, when nothing
+    else runs. A program recorded in ``state`` with the same bytes is not run again.
+    """
+    deadline = time.time() + budget
+    state.mkdir(parents=True, exist_ok=True)
+    done_path = state / "done.jsonl"
+    done: dict[str, dict] = {}
+    if done_path.exists():
+        for line in done_path.read_text(encoding="utf-8").splitlines():
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            done[record["snippet"]] = record
+    current = {i.name: i for i in items}
+    done = {n: r for n, r in done.items() if n in current and r.get("sha256") == snippet_digest(current[n].path)}
+    lock = threading.Lock()
+
+    def keep(record: dict) -> None:
+        with lock:
+            done[record["snippet"]] = record
+            with open(done_path, "a", encoding="utf-8") as out:
+                out.write(json.dumps(record) + "\n")
+        log(f"{record['snippet']}: {'ok' if problem(record) is None else problem(record)[:120]} "
+            f"({record['seconds']:.1f} s, {record.get('how')})")
+
+    todo = [i for i in items if i.name not in done]
+    texts = {i.name: i.path.read_text(encoding="utf-8") for i in todo}
+    side = [i for i in todo if not exclusive or lane(texts[i.name]) == "side"]
+    device = [i for i in todo if i not in side]
+    timing = [i for i in device if is_timing(texts[i.name])]
+    groups: dict[tuple, list[Job]] = {}
+    own: list[Job] = []
+    for i in device:
+        group = batch_group(texts[i.name])
+        if group is None:
+            own.append(i)
+        elif i not in timing:
+            groups.setdefault(group, []).append(i)
+    timing_groups: dict[tuple, list[Job]] = {}
+    for i in timing:
+        group = batch_group(texts[i.name])
+        if group is not None:
+            timing_groups.setdefault(group, []).append(i)
+
+    def side_lane(jobs: list[Job], alone: bool) -> None:
+        with tempfile.TemporaryDirectory(prefix="kb-side-") as folder:
+            run_all(jobs, Path(folder), timeout=timeout, workers=1 if alone else workers,
+                    done=lambda r: keep({**r, "how": "alone" if r["alone"] else "process", "sha256": snippet_digest(ROOT / r["snippet"])}))
+
+    side_now = [i for i in side if not is_timing(texts[i.name])]
+    side_timing = [i for i in side if is_timing(texts[i.name])]
+    thread = threading.Thread(target=side_lane, args=(side_now, False))
+    thread.start()
+
+    def in_groups(groups: dict[tuple, list[Job]], alone: bool) -> None:
+        for group, jobs in sorted(groups.items(), key=lambda g: -len(g[1])):
+            if time.time() > deadline:
+                return
+            env = {**reader_environment(), **dict(group)}
+            folder = state / ("group-" + hashlib.sha256(repr(group).encode()).hexdigest()[:8] + ("-alone" if alone else ""))
+            log(f"shared process {dict(group) or '(no settings)'}: {len(jobs)} programs")
+            records = run_group([{"path": str(j.path), "name": j.name} for j in jobs], env, folder,
+                                timeout=timeout, deadline=deadline, flags=WARNINGS_AS_ERRORS)
+            for j in jobs:
+                if j.name in records and j.name not in done:
+                    first = _record(j, records[j.name], "batch", alone)
+                    if problem(first) is None:
+                        keep(first)
+                    elif time.time() < deadline:  # a failure counts only when it fails alone too
+                        again = _record(j, _cold(j), "process", True)
+                        again["first_try"] = problem(first)
+                        keep(again)
+
+    def _cold(j: Job) -> dict:
+        r = run_snippet(j, timeout, alone=True)
+        return {k: r[k] for k in ("returncode", "timed_out", "seconds", "stdout", "stderr", "figures", "error_line", "ran_with")}
+
+    in_groups(groups, alone=False)
+    for j in own:
+        if time.time() > deadline:
+            break
+        if not is_timing(texts[j.name]):
+            keep(_record(j, _cold(j), "process", False))
+    thread.join()
+    in_groups(timing_groups, alone=True)
+    for j in own:
+        if time.time() < deadline and is_timing(texts[j.name]) and j.name not in done:
+            keep(_record(j, _cold(j), "alone", True))
+    if time.time() < deadline:
+        side_lane(side_timing, True)
+    return done
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,46 +243,72 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=600, help="seconds per snippet (default 600)")
     parser.add_argument("--only", default="*", help="a glob of snippet names, e.g. 'performance/*'")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "machines")
+    parser.add_argument("--batch", action="store_true",
+                        help="the device policy: on a TPU one program holds the chip at a time, in shared processes "
+                             "where possible (kb.run.batch); resumable with --state and --budget")
+    parser.add_argument("--state", type=Path, default=ROOT / "_build" / "machine-pass",
+                        help="with --batch: where finished runs are kept between calls (default _build/machine-pass)")
+    parser.add_argument("--budget", type=float, default=float("inf"),
+                        help="with --batch: start no program after this many seconds; run again to go on")
+    parser.add_argument("--exclusive", choices=("auto", "yes", "no"), default="auto",
+                        help="with --batch: whether one process at a time holds the device (auto: yes where libtpu is installed)")
     args = parser.parse_args(argv)
 
-    snippets = sorted(p for p in (ROOT / "snippets").rglob("*.py")
-                      if fnmatch.fnmatch(p.relative_to(ROOT / "snippets").as_posix(), args.only))
-    if not snippets:
+    loads = page_loads(ROOT / "docs")
+    pages = pages_of(loads)
+    names = sorted(n for n in pages if fnmatch.fnmatch(n.removeprefix("snippets/"), args.only))
+    if not names:
         parser.error(f"no snippet matches {args.only!r}")
+    snippets = [ROOT / n for n in names]
     here, pinned = installed(), pinned_versions(ROOT / "requirements.txt")
     differs = {name: (v, pinned[name]) for name, v in here.items() if name in pinned and pinned[name] != v}
     started = datetime.datetime.now(datetime.timezone.utc)
-    print(f"running {len(snippets)} snippets, {args.workers} at a time", file=sys.stderr, flush=True)
-    with tempfile.TemporaryDirectory() as folder:
-        records = run_all([job(p, ROOT) for p in snippets], Path(folder), timeout=args.timeout,
-                          workers=args.workers,
-                          done=lambda r: print(f"{r['snippet']}: {outcome(r, differs)}", file=sys.stderr, flush=True))
-    rows = []
-    for record in sorted(records, key=lambda r: r["snippet"]):
-        ran = record.get("ran_with") or {}
-        devices = ran.get("devices") or []
-        source = (ROOT / record["snippet"]).read_bytes()
-        rows.append({"snippet": record["snippet"], "sha256": hashlib.sha256(source).hexdigest(),
-                     "outcome": outcome(record, differs),
-                     "error": problem(record), "error_line": record.get("error_line"),
-                     "backend": devices[0]["backend"] if devices else None,
-                     "device": devices[0]["kind"] if devices else None,
-                     "packages": ran.get("packages", {}), "seconds": record["seconds"],
-                     "alone": record["alone"], "stdout": record["stdout"]})
+    jobs = [job(p, ROOT) for p in snippets]
+    say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
+    if args.batch:
+        exclusive = (importlib.util.find_spec("libtpu") is not None) if args.exclusive == "auto" else args.exclusive == "yes"
+        say(f"running {len(jobs)} snippets under the device policy (exclusive device: {exclusive}), "
+            f"state in {args.state}")
+        clock = time.perf_counter()
+        records = list(batch_pass(jobs, args.state, timeout=args.timeout, budget=args.budget,
+                                  workers=args.workers, exclusive=exclusive, log=say).values())
+        meta_path = args.state / "pass.json"
+        meta = json.loads(meta_path.read_text()) if meta_path.exists() else {"started": started.isoformat(timespec="seconds"),
+                                                                            "wall_seconds": 0.0, "calls": 0}
+        meta["wall_seconds"] = round(meta["wall_seconds"] + time.perf_counter() - clock, 1)
+        meta["calls"] += 1
+        meta_path.write_text(json.dumps(meta), encoding="utf-8")
+        started = datetime.datetime.fromisoformat(meta["started"])
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            records = run_all(jobs, Path(folder), timeout=args.timeout, workers=args.workers,
+                              done=lambda r: say(f"{r['snippet']}: {outcome(r, differs)}"))
+        meta = None
+    accelerator = any(((r.get("ran_with") or {}).get("devices") or [{}])[0].get("backend") not in (None, "cpu")
+                      for r in records)
+    rows = [_row(r, pages.get(r["snippet"], []), differs, accelerator, "process")
+            for r in sorted(records, key=lambda r: r["snippet"])]
+    versions_differ(rows, here)
     backends = sorted({r["backend"] for r in rows if r["backend"]})
-    kinds = sorted({r["device"] for r in rows if r["device"]})
+    kinds = sorted({r["device"] for r in rows if r["device"] and r["backend"] != "cpu"} or {r["device"] for r in rows if r["device"]})
     machine = f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPU cores" + (f", {', '.join(kinds)}" if kinds else "")
+    noise = sorted({n for r in rows for n in r["noise"]})
     report = {"date": started.isoformat(timespec="seconds"), "machine": machine, "backends": backends,
               "python": platform.python_version(), "installed": here, "pinned": {n: pinned[n] for n in here if n in pinned},
               "differs_from_pins": {n: {"here": a, "pinned": b} for n, (a, b) in differs.items()},
-              "workers": args.workers, "counts": {}, "snippets": rows}
+              "workers": args.workers, "counts": {},
+              "noise": {n: {"source": BY_ID[n].source, "reason": BY_ID[n].reason} for n in noise},
+              "snippets": rows}
+    if meta is not None:
+        report["pass"] = {"command": "python3 tools/machine_report.py --batch", "wall_seconds": meta["wall_seconds"],
+                          "calls": meta["calls"], "pending": [n for n in names if n not in {r["snippet"] for r in rows}]}
     for row in rows:
         report["counts"][row["outcome"]] = report["counts"].get(row["outcome"], 0) + 1
     slug = re.sub(r"[^a-z0-9]+", "-", f"{started.date()}-{platform.machine()}-{'-'.join(kinds or ['cpu'])}".lower()).strip("-")
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / f"{slug}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     (args.out / f"{slug}.md").write_text(markdown(report), encoding="utf-8")
-    print(f"{report['counts']}; report: {args.out / slug}.json and .md", file=sys.stderr)
+    say(f"{report['counts']}; report: {args.out / slug}.json and .md")
     return 0
 
 

@@ -21,45 +21,13 @@ the devices it started), and no Sphinx or MyST-NB extension reads it.
 from __future__ import annotations
 
 import os
-import re
 from typing import Any
 
 from sphinx.util import logging
 
+from .run.snippet import MARKER, cpu_by_design, pins  # noqa: F401 (the grammar lives in the run core)
+
 logger = logging.getLogger(__name__)
-
-MARKER = "# CPU by design:"
-SETS_PLATFORMS = re.compile(r"""JAX_PLATFORMS['"]?\s*[\]=,)]|config\.update\(\s*['"]jax_platforms['"]""")
-
-
-def pins(source: str) -> list[tuple[int, str, str | None]]:
-    """(line number, line, reason or None) for every line of ``source`` that sets ``JAX_PLATFORMS``.
-
-    >>> pins('import os\\nos.environ.setdefault("JAX_PLATFORMS", "cpu")\\n')
-    [(2, 'os.environ.setdefault("JAX_PLATFORMS", "cpu")', None)]
-    >>> pins('env["JAX_PLATFORMS"] = "cpu"  # CPU by design: XLA:CPU flags\\n')[0][2]
-    'XLA:CPU flags'
-    >>> pins('env.update(JAX_PLATFORMS="cpu")  # CPU by design:\\n')[0][2] is None  # a marker needs a reason
-    True
-    >>> pins('jax.config.update("jax_platforms", "cpu")\\n')[0][0]
-    1
-    >>> pins('Set `JAX_PLATFORMS` before import\\nprint("JAX_PLATFORMS is read at import")\\n')
-    []
-    """
-    found = []
-    for number, line in enumerate(source.splitlines(), 1):
-        code, _, comment = line.partition("#")
-        if not SETS_PLATFORMS.search(code):
-            continue
-        reason = line.split(MARKER, 1)[1].strip() if MARKER in line else ""
-        found.append((number, line.strip(), reason or None))
-    return found
-
-
-def cpu_by_design(source: str) -> bool:
-    """Whether a program pins the CPU on purpose (a marked pin, with its reason)."""
-    return any(reason for _, _, reason in pins(source))
-
 
 def started_backend(record: dict[str, Any]) -> str | None:
     """The JAX backend a record's program started, or None if it started none."""

@@ -28,63 +28,13 @@ from typing import Any, NamedTuple
 from sphinx.util import logging
 
 from .common import source_pages
+from .run.plan import CODE_CELL_RE, FRONT_MATTER_RE, LOAD_RE, is_notebook, scan_code_cells  # noqa: F401 (Sphinx-free, in the run core)
 
 logger = logging.getLogger(__name__)
-
-FRONT_MATTER_RE = re.compile(r"\A---\n.*?\n---\n", re.S)
-CODE_CELL_RE = re.compile(r"^(`{3,}|~{3,})\{code-cell\}")
-LOAD_RE = re.compile(r"^(\s*:?load:\s*)(\S.*?)\s*$")
-
 
 class Problem(NamedTuple):
     line: int
     message: str
-
-
-def scan_code_cells(text: str) -> list[dict[str, Any]]:
-    """Find the top-level ``{code-cell}`` fences of a MyST notebook and their options.
-
-    >>> cells = scan_code_cells("---\\nfile_format: mystnb\\n---\\n"
-    ...     "```{code-cell} python\\n:load: ../../snippets/a.py\\n:tab: JAX\\n```\\n"
-    ...     "```{code-cell} python\\nprint(1)\\n```\\n")
-    >>> [(c["line"], c["end"], c["options"].get("load"), c["inline"]) for c in cells]
-    [(4, 7, '../../snippets/a.py', False), (8, 10, None, True)]
-    """
-    cells = []
-    lines = text.split("\n")
-    i = 0
-    while i < len(lines):
-        m = CODE_CELL_RE.match(lines[i])
-        if not m:
-            i += 1
-            continue
-        fence = m.group(1)
-        start = i
-        i += 1
-        options: dict[str, str] = {}
-        body: list[str] = []
-        in_yaml = False
-        closing = re.compile(rf"{re.escape(fence[0])}{{{len(fence)},}}\s*")
-        while i < len(lines) and not closing.fullmatch(lines[i]):
-            line = lines[i]
-            if not body and line.strip() == "---":
-                in_yaml = not in_yaml
-            elif in_yaml or (not body and line.startswith(":")):
-                key, _, value = line.lstrip(":").partition(":")
-                options[key.strip()] = value.strip()
-            elif line.strip() or body:
-                body.append(line)
-            i += 1
-        cells.append({"line": start + 1, "end": min(i + 1, len(lines)), "options": options,
-                      "inline": any(b.strip() for b in body)})
-        i += 1
-    return cells
-
-
-def is_notebook(text: str) -> bool:
-    """Whether a page is a MyST notebook (its front matter names mystnb or jupytext)."""
-    head = FRONT_MATTER_RE.match(text)
-    return bool(head) and ("mystnb" in head.group(0) or "jupytext" in head.group(0))
 
 
 def _closest(path: Path) -> str:

@@ -42,6 +42,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
+from .run.noise import split
+
 FORMAT = 1
 FIELDS = ("format", "key", "snippet", "lock", "runner", "backend", "python", "returncode", "timed_out",
           "seconds", "stdout", "stderr", "figures", "error_line", "ran_with", "alone",
@@ -185,14 +187,18 @@ def problem(record: dict[str, Any]) -> str | None:
     ...         "error_line": None}
     >>> problem(base) is None, problem(base | {"stdout": ""}), problem(base | {"stderr": "x.py:3: FutureWarning: old"})
     (True, 'printed nothing (a snippet prints what its page discusses)', 'wrote to stderr: x.py:3: FutureWarning: old')
+    >>> tpu = "/v/jax/_src/cloud_tpu_init.py:90: UserWarning: Transparent hugepages are not enabled. TPU ...\\n"
+    >>> problem(base | {"stderr": tpu}) is None, problem(base | {"stderr": tpu + "x.py:3: UserWarning: mine\\n"})
+    (True, 'wrote to stderr: x.py:3: UserWarning: mine')
     """
     if record["timed_out"]:
         return f"still running after the {record['seconds']:.0f} s timeout; the process was stopped"
     if record["returncode"] != 0:
         lines = [line.strip() for line in record["stderr"].splitlines() if line.strip()]
         return (lines[-1] if lines else "no message") + f" (exit status {record['returncode']})"
-    if record["stderr"].strip():
-        lines = [line.strip() for line in record["stderr"].splitlines() if line.strip()]
+    stderr, _ = split(record["stderr"])  # a platform's own start-up message is not the program's (kb.run.noise)
+    if stderr.strip():
+        lines = [line.strip() for line in stderr.splitlines() if line.strip()]
         return "wrote to stderr: " + " | ".join(lines[:3])
     if not record["stdout"].strip() and not record["figures"]:
         return "printed nothing (a snippet prints what its page discusses)"

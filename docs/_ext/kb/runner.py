@@ -74,13 +74,13 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, Callable, Iterable, NamedTuple
 
+from .run.snippet import TIMINGS, is_timing  # noqa: F401 (declared in the run core)
 from .records import FORMAT, environment, record_key, record_path, read_record, write_record
 
 CHILD = Path(__file__).with_name("run_snippet.py")
 WARNINGS_AS_ERRORS = ("-W", "error::DeprecationWarning", "-W", "error::FutureWarning",
                       "-W", "error::PendingDeprecationWarning")
 SCRUBBED = ("JAX_", "XLA_", "KB_", "TQDM_")
-TIMINGS = "# The timings this program prints differ from run to run and from machine to machine."
 # The one setting a reader does not have: several programs (and their children) share one GPU at
 # a time here, and each JAX process would otherwise take 75 % of its memory when it starts, so
 # the next one could not start its GPU backend. On a CPU it changes nothing.
@@ -96,15 +96,6 @@ class Job(NamedTuple):
     path: Path
     name: str
     key: str
-
-
-def is_timing(text: str) -> bool:
-    """Whether a snippet declares that it prints timings.
-
-    >>> is_timing(f'\"\"\"x\"\"\"\\n{TIMINGS}\\nprint(1)\\n'), is_timing('print(1)')
-    (True, False)
-    """
-    return any(line.strip() == TIMINGS for line in text.splitlines())
 
 
 def _is_environ(node: ast.AST) -> bool:

@@ -1,0 +1,303 @@
+"""kb.run.batch: many programs, one after another, in one process that holds the device.
+
+On a TPU, opening the chip costs 8-10 s and one process at a time may hold it, so running each of
+400 JAX programs in a fresh interpreter would keep the chip two hours. Here one worker process
+opens the device once and runs a group of programs in turn, each as ``kb/run_snippet.py`` runs it
+in a fresh process (its own ``__main__`` module, its file name in tracebacks, deprecations as
+errors, figures as SVG, a note of what it ran with), with what one program could leave behind for
+the next restored in between:
+
+1. **Per program**: an empty working directory; stdout and stderr redirected at the descriptor
+   level to files of its own (so C++ logs and child processes land there too, as in a fresh
+   process); ``sys.argv``, ``sys.path``, ``os.environ``, the working directory,
+   ``sys.stdout``/``sys.stderr`` objects, the warning filters (and with them Python's "shown once"
+   registries), the root logger, NumPy's error and print options, matplotlib's rc settings,
+   PyTorch's default dtype, thread count and float32 matmul precision, every JAX configuration
+   value, JAX's compilation caches (``jax.clear_caches``) and its persistent-cache state
+   (``compilation_cache.reset_cache``) are put back; modules the program imported from its own
+   folder are forgotten; its objects are collected (device buffers freed).
+2. **The worker's environment** is the group's: the reader's environment (``kb.runner``) plus the
+   settings the group's programs make before importing JAX (``kb.run.policy.batch_group``), set
+   before the worker imports anything, as each program would have set them.
+   The libraries whose state is put back (NumPy, JAX, PyTorch, matplotlib) are imported by the
+   worker before its first program, so that what is put back is their state on import.
+3. **Bounded**: a program still running after the timeout ends the worker (``faulthandler``
+   writes its stack to the worker's log and exits); the supervisor (``run_group``) records it as
+   timed out and starts a new worker for the rest. A worker that dies otherwise (an abort in the
+   runtime) is recorded the same way, with the end of its log as the program's stderr.
+4. **Resumable**: each record is appended to ``results.jsonl`` as soon as its program ends, after
+   a ``start`` line; a worker past the group's deadline starts no new program, so a call cut to a
+   time limit loses nothing already run, and the next call runs only what is left.
+
+What this changes against a fresh process, stated so that a result can be weighed: the modules
+are imported and the device opened before the program starts (as a forked start does,
+``kb.runner``), and a library's "warn once" that lives in its own flag (not in Python's warning
+registry) fires only for the first program of a worker. So the supervisor's caller runs again,
+alone in a fresh process, every program that fails here before the failure counts
+(``tools/machine_report.py``).
+
+Why our own code: ``runpy`` runs a script in-process but restores none of this state, and
+sphinx-gallery's in-process executor (``reset_modules``) serves its gallery, not a TPU pass.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+HERE = Path(__file__).resolve().parent
+SCRIPT = Path(__file__).resolve()
+
+
+# --------------------------------------------------------------------------------------------
+# The worker (this file run as a script)
+# --------------------------------------------------------------------------------------------
+
+
+def _snapshot() -> dict[str, Any]:
+    import logging
+    import warnings
+
+    state: dict[str, Any] = {
+        "cwd": os.getcwd(), "argv": list(sys.argv), "path": list(sys.path), "environ": dict(os.environ),
+        "main": sys.modules.get("__main__"), "stdout": sys.stdout, "stderr": sys.stderr,
+        "filters": list(warnings.filters), "modules": set(sys.modules),
+        "root": (logging.root.level, list(logging.root.handlers)),
+    }
+    if "numpy" in sys.modules:
+        import numpy as np
+
+        state["numpy"] = (np.geterr(), np.get_printoptions())
+    if "torch" in sys.modules:
+        import torch
+
+        state["torch"] = (torch.get_default_dtype(), torch.get_num_threads(), torch.get_float32_matmul_precision())
+    if "jax" in sys.modules:
+        import jax
+
+        state["jax"] = dict(jax.config.values)
+    return state
+
+
+def _restore(state: dict[str, Any], folder: Path) -> None:
+    import logging
+    import warnings
+
+    os.chdir(state["cwd"])
+    sys.argv[:] = state["argv"]
+    sys.path[:] = state["path"]
+    os.environ.clear()
+    os.environ.update(state["environ"])
+    if state["main"] is not None:
+        sys.modules["__main__"] = state["main"]
+    sys.stdout, sys.stderr = state["stdout"], state["stderr"]
+    warnings.filters[:] = state["filters"]
+    warnings._filters_mutated()  # every module's "shown once" registry is stale again
+    logging.root.setLevel(state["root"][0])
+    logging.root.handlers[:] = state["root"][1]
+    for name in set(sys.modules) - state["modules"]:  # the program's own modules, from its folder
+        file = getattr(sys.modules.get(name), "__file__", None) or ""
+        if file and Path(file).resolve().is_relative_to(folder):
+            del sys.modules[name]
+    if "numpy" in state:
+        import numpy as np
+
+        np.seterr(**state["numpy"][0])
+        np.set_printoptions(**state["numpy"][1])
+    if "matplotlib" in sys.modules:
+        import matplotlib
+        import matplotlib.pyplot as plt
+
+        plt.close("all")
+        matplotlib.rc_file_defaults()
+    if "torch" in sys.modules:
+        import torch
+
+        dtype, threads, precision = state.get("torch", (torch.float32, torch.get_num_threads(), "highest"))
+        torch.set_default_dtype(dtype)
+        torch.set_num_threads(threads)
+        torch.set_float32_matmul_precision(precision)
+    if "jax" in sys.modules:
+        import jax
+
+        before = state.get("jax")
+        if before is not None:
+            for name, value in before.items():
+                if jax.config.values.get(name) != value:
+                    try:
+                        jax.config.update(name, value)
+                    except Exception:  # noqa: BLE001 (a value that can no longer change, e.g. after the backend started)
+                        pass
+        jax.clear_caches()
+        try:
+            from jax._src import compilation_cache
+
+            compilation_cache.reset_cache()
+        except Exception:  # noqa: BLE001 (an older or newer JAX without it)
+            pass
+    gc.collect()
+
+
+def _run_one(child, job: dict[str, Any], timeout: float, log) -> dict[str, Any]:
+    import faulthandler
+
+    path = Path(job["path"])
+    with tempfile.TemporaryDirectory(prefix="kb-batch-") as work:
+        cwd = Path(work) / "cwd"
+        cwd.mkdir()
+        out_path, err_path, notes_path = Path(work) / "stdout", Path(work) / "stderr", Path(work) / "notes.json"
+        state = _snapshot()
+        child.FIGURES.clear()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        saved = os.dup(1), os.dup(2)
+        out_fd = os.open(out_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        err_fd = os.open(err_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        os.dup2(out_fd, 1)
+        os.dup2(err_fd, 2)
+        os.close(out_fd)
+        os.close(err_fd)
+        os.chdir(cwd)
+        faulthandler.dump_traceback_later(timeout, exit=True, file=log)
+        start = time.perf_counter()
+        try:
+            code = child.main(str(path), job["name"], str(notes_path))
+        finally:
+            seconds = time.perf_counter() - start
+            faulthandler.cancel_dump_traceback_later()
+            try:
+                sys.stdout.flush()
+                sys.stderr.flush()
+            except Exception:  # noqa: BLE001 (a program that closed its streams)
+                pass
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+            _restore(state, path.parent.resolve())
+        try:
+            notes = json.loads(notes_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            notes = {}
+        stdout = out_path.read_bytes().decode("utf-8", "replace")
+        stderr = err_path.read_bytes().decode("utf-8", "replace")
+    return {"returncode": code, "timed_out": False, "seconds": round(seconds, 3), "stdout": stdout,
+            "stderr": stderr, "figures": notes.get("figures", []), "error_line": notes.get("error_line"),
+            "ran_with": notes.get("ran_with", {})}
+
+
+def worker(jobs_file: str, results: str, timeout: str, deadline: str, log_path: str) -> int:
+    """Run the jobs of ``jobs_file`` in this process, appending to ``results``; stop past ``deadline``."""
+    if sys.path and Path(sys.path[0] or ".").resolve() == HERE:
+        sys.path.pop(0)  # this folder's modules (plan, policy, ...) are not the programs' to import
+    sys.path.insert(0, str(HERE.parent))
+    import run_snippet as child  # kb/run_snippet.py, the build's own child script
+
+    sys.path.pop(0)
+    jobs = json.loads(Path(jobs_file).read_text(encoding="utf-8"))
+    # The libraries whose state is restored between programs are imported first, so that the state
+    # to restore is their state on import (importing JAX starts no backend; the first program does).
+    texts = "\n".join(Path(job["path"]).read_text(encoding="utf-8") for job in jobs)
+    for name in ("numpy", "jax", "torch", "matplotlib"):
+        if name == "numpy" or f"import {name}" in texts or f"from {name}" in texts:
+            try:
+                __import__(name)
+            except ImportError:
+                pass
+    with open(log_path, "a", encoding="utf-8") as log, open(results, "a", encoding="utf-8") as out:
+        for job in jobs:
+            if time.time() > float(deadline):
+                break
+            out.write(json.dumps({"event": "start", "name": job["name"], "time": time.time()}) + "\n")
+            out.flush()
+            record = _run_one(child, job, float(timeout), log)
+            out.write(json.dumps({"event": "record", "name": job["name"], "record": record}) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# The supervisor
+# --------------------------------------------------------------------------------------------
+
+
+def read_results(path: Path) -> tuple[dict[str, dict[str, Any]], dict[str, float]]:
+    """(records by snippet name, start time of each program that started but has no record)."""
+    records: dict[str, dict[str, Any]] = {}
+    started: dict[str, float] = {}
+    if not path.exists():
+        return records, started
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue  # a line cut by a killed worker
+        if event.get("event") == "start":
+            started[event["name"]] = event["time"]
+        elif event.get("event") == "record":
+            records[event["name"]] = event["record"]
+            started.pop(event["name"], None)
+    return records, started
+
+
+def run_group(jobs: Iterable[dict[str, Any]], env: dict[str, str], folder: Path, *, timeout: float,
+              deadline: float, flags: Iterable[str] = ()) -> dict[str, dict[str, Any]]:
+    """Run ``jobs`` (dicts with ``path`` and ``name``) in as few workers as it takes; records by name.
+
+    ``folder`` keeps ``results.jsonl`` and the workers' log; a program already recorded there is not
+    run again. A worker that ends with a program started and unrecorded (a timeout, an abort)
+    leaves that program recorded as failed, and a new worker goes on with the rest.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    results, log = folder / "results.jsonl", folder / "worker.log"
+    jobs = list(jobs)
+    while time.time() < deadline:
+        done, started = read_results(results)
+        remaining = [j for j in jobs if j["name"] not in done]
+        if not remaining:
+            break
+        jobs_file = folder / "jobs.json"
+        jobs_file.write_text(json.dumps(remaining), encoding="utf-8")
+        size = log.stat().st_size if log.exists() else 0
+        with tempfile.TemporaryDirectory(prefix="kb-worker-") as cwd:
+            process = subprocess.run(
+                [sys.executable, *flags, str(SCRIPT), "--worker", str(jobs_file), str(results), str(timeout),
+                 str(deadline), str(log)], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                stdout=open(log, "a"), stderr=subprocess.STDOUT, start_new_session=True)
+        done, started = read_results(results)
+        lost = [name for name in started if name not in done]
+        if not lost:
+            if process.returncode != 0 and all(j["name"] not in done for j in remaining):
+                tail = log.read_text(encoding="utf-8", errors="replace")[size:][-4000:]
+                for j in remaining:  # the worker could not start at all: say why, once per program
+                    _append(results, j["name"], {"returncode": process.returncode, "timed_out": False, "seconds": 0.0,
+                                                 "stdout": "", "stderr": "worker failed to start:\n" + tail,
+                                                 "figures": [], "error_line": None, "ran_with": {}})
+            continue
+        tail = log.read_text(encoding="utf-8", errors="replace")[size:][-4000:]
+        for name in lost:
+            seconds = time.time() - started[name]
+            _append(results, name, {"returncode": process.returncode or -1, "timed_out": seconds >= timeout,
+                                    "seconds": round(min(seconds, timeout), 3), "stdout": "",
+                                    "stderr": f"the worker process ended during this program:\n{tail}",
+                                    "figures": [], "error_line": None, "ran_with": {}})
+    return read_results(results)[0]
+
+
+def _append(results: Path, name: str, record: dict[str, Any]) -> None:
+    with open(results, "a", encoding="utf-8") as out:
+        out.write(json.dumps({"event": "record", "name": name, "record": record}) + "\n")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 7 and sys.argv[1] == "--worker":
+        sys.exit(worker(*sys.argv[2:]))
+    sys.exit("usage: batch.py --worker JOBS RESULTS TIMEOUT DEADLINE LOG (started by kb.run.batch.run_group)")

@@ -1,0 +1,101 @@
+"""kb.run.snippet: what a snippet declares about itself, read from its text (one place for each mark).
+
+1. **Timings.** A program whose output is a measurement carries the line ``TIMINGS`` as a comment
+   (``is_timing``): the runner runs it alone, with nothing else on the machine, and
+   ``tests/test_reproducible.py`` does not expect its output to repeat.
+2. **CPU by design.** A program never sets ``JAX_PLATFORMS`` (so a copied program runs on the
+   reader's GPU or TPU), except where the CPU is its subject; then the line that sets it carries
+   ``MARKER`` and a reason (``pins``, ``cpu_by_design``). ``pins_own_process`` tells whether the pin
+   is the program's own (set before it imports JAX), not a child process's.
+3. **Starts JAX.** ``starts_jax``: whether a program imports JAX or a library built on it (so it may
+   hold an accelerator); a PyTorch-only tab does not.
+
+Why our own code: these are this project's conventions for its own programs.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+TIMINGS = "# The timings this program prints differ from run to run and from machine to machine."
+MARKER = "# CPU by design:"
+SETS_PLATFORMS = re.compile(r"""JAX_PLATFORMS['"]?\s*[\]=,)]|config\.update\(\s*['"]jax_platforms['"]""")
+JAX_LIBRARIES = ("jax", "jaxlib", "flax", "optax", "orbax", "grain", "chex")
+
+
+def is_timing(text: str) -> bool:
+    """Whether a snippet declares that it prints timings.
+
+    >>> is_timing(f'\"\"\"x\"\"\"\\n{TIMINGS}\\nprint(1)\\n'), is_timing('print(1)')
+    (True, False)
+    """
+    return any(line.strip() == TIMINGS for line in text.splitlines())
+
+
+def pins(source: str) -> list[tuple[int, str, str | None]]:
+    """(line number, line, reason or None) for every line of ``source`` that sets ``JAX_PLATFORMS``.
+
+    >>> pins('import os\\nos.environ.setdefault("JAX_PLATFORMS", "cpu")\\n')
+    [(2, 'os.environ.setdefault("JAX_PLATFORMS", "cpu")', None)]
+    >>> pins('env["JAX_PLATFORMS"] = "cpu"  # CPU by design: XLA:CPU flags\\n')[0][2]
+    'XLA:CPU flags'
+    >>> pins('env.update(JAX_PLATFORMS="cpu")  # CPU by design:\\n')[0][2] is None  # a marker needs a reason
+    True
+    >>> pins('jax.config.update("jax_platforms", "cpu")\\n')[0][0]
+    1
+    >>> pins('Set `JAX_PLATFORMS` before import\\nprint("JAX_PLATFORMS is read at import")\\n')
+    []
+    """
+    found = []
+    for number, line in enumerate(source.splitlines(), 1):
+        code, _, comment = line.partition("#")
+        if not SETS_PLATFORMS.search(code):
+            continue
+        reason = line.split(MARKER, 1)[1].strip() if MARKER in line else ""
+        found.append((number, line.strip(), reason or None))
+    return found
+
+
+def cpu_by_design(source: str) -> bool:
+    """Whether a program pins the CPU on purpose (a marked pin, with its reason)."""
+    return any(reason for _, _, reason in pins(source))
+
+
+def _top_imports(tree: ast.Module) -> set[str]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def starts_jax(source: str) -> bool:
+    """Whether the program imports JAX or a library built on it (anywhere in its text).
+
+    >>> starts_jax("import torch\\nprint(torch.ones(2))\\n"), starts_jax("from flax import nnx\\n")
+    (False, True)
+    """
+    try:
+        return bool(_top_imports(ast.parse(source)) & set(JAX_LIBRARIES))
+    except SyntaxError:
+        return True
+
+
+def pins_own_process(source: str) -> bool:
+    """Whether the program pins its own process to the CPU (before importing JAX), on purpose.
+
+    A pin of a child's environment (``env["JAX_PLATFORMS"] = "cpu"`` for ``subprocess.run``) does
+    not count: the program itself still starts the default backend.
+
+    >>> pins_own_process('import os\\nos.environ["JAX_PLATFORMS"] = "cpu"  # CPU by design: flags\\nimport jax\\n')
+    True
+    >>> pins_own_process('import jax, os\\nenv = dict(os.environ, JAX_PLATFORMS="cpu")  # CPU by design: a child\\n')
+    False
+    """
+    for number, line, reason in pins(source):
+        if reason and re.search(r"os\.environ(\[|\.setdefault\()\s*['\"]JAX_PLATFORMS['\"]|config\.update\(\s*['\"]jax_platforms['\"]", line):
+            return True
+    return False

@@ -1,0 +1,155 @@
+"""The run core (kb.run): free of Sphinx, platform noise recorded but not failed, many programs in one process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from tools.site import ROOT
+
+EXT = ROOT / "docs" / "_ext"
+sys.path.insert(0, str(EXT))
+
+from kb.records import problem  # noqa: E402
+from kb.run.batch import run_group  # noqa: E402
+from kb.run.noise import split  # noqa: E402
+from kb.run.plan import page_loads, pages_of  # noqa: E402
+from kb.run.policy import batch_group, lane  # noqa: E402
+from kb.runner import WARNINGS_AS_ERRORS, Job, reader_environment, run_snippet  # noqa: E402
+
+
+def test_the_run_core_imports_without_sphinx_docutils_or_myst_nb():
+    blocker = textwrap.dedent(f"""
+        import sys
+        class Block:
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] in ("sphinx", "docutils", "myst_nb", "myst_parser"):
+                    raise ImportError("blocked: " + name)
+        sys.meta_path.insert(0, Block())
+        sys.path.insert(0, {str(EXT)!r})
+        import kb.run, kb.run.batch, kb.run.noise, kb.run.plan, kb.run.policy, kb.run.snippet, kb.records, kb.runner
+        print("ok")
+    """)
+    run = subprocess.run([sys.executable, "-c", blocker], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr
+
+
+def _job(folder: Path, name: str, code: str) -> Job:
+    path = folder / f"{name}.py"
+    path.write_text(textwrap.dedent(code), encoding="utf-8")
+    return Job(path, f"snippets/t/{name}.py", name)
+
+
+NOISY = '''
+    import warnings
+    warnings.warn_explicit("Transparent hugepages are not enabled. TPU runtime startup and shutdown time should be "
+                           "significantly improved on TPU v5e and newer.", UserWarning,
+                           "/site/jax/_src/cloud_tpu_init.py", 90)
+    print("computed")
+'''
+
+
+def test_platform_noise_is_recorded_and_does_not_fail_a_run_but_the_programs_own_warning_does(tmp_path):
+    quiet = run_snippet(_job(tmp_path, "noisy", NOISY), timeout=60)
+    assert "Transparent hugepages" in quiet["stderr"]  # the record keeps what the program wrote
+    assert split(quiet["stderr"])[1] == ["tpu-hugepages"] and problem(quiet) is None
+    own = run_snippet(_job(tmp_path, "own", textwrap.dedent(NOISY) + "warnings.warn('mine')\n"), timeout=60)
+    assert split(own["stderr"])[1] == ["tpu-hugepages"]
+    assert problem(own).startswith("wrote to stderr:") and "mine" in problem(own)
+
+
+def test_programs_in_one_process_each_start_from_a_fresh_state(tmp_path):
+    (tmp_path / "helper_mod.py").write_text("VALUE = 1\n", encoding="utf-8")
+    first = _job(tmp_path, "first", '''
+        import os, sys, warnings, logging
+        import numpy as np
+        import jax
+        import helper_mod
+        jax.config.update("jax_enable_x64", True)
+        os.environ["KB_LEFT_BEHIND"] = "1"
+        np.set_printoptions(precision=2)
+        warnings.simplefilter("ignore")
+        logging.getLogger().setLevel(logging.DEBUG)
+        sys.argv.append("extra")
+        open("left.txt", "w").write("x")
+        print(jax.numpy.ones(1).dtype)
+    ''')
+    second = _job(tmp_path, "second", '''
+        import os, sys, warnings, logging
+        import numpy as np
+        import jax
+        assert not jax.config.jax_enable_x64, "JAX configuration leaked"
+        assert "KB_LEFT_BEHIND" not in os.environ, "environment leaked"
+        assert np.get_printoptions()["precision"] == 8, "NumPy options leaked"
+        assert logging.getLogger().level == logging.WARNING, "logging leaked"
+        assert sys.argv == [__file__], sys.argv
+        assert os.listdir(".") == [], "working directory shared"
+        assert "helper_mod" not in sys.modules, "a module of the program's folder leaked"
+        assert any(f[0] == "error" and f[2] is DeprecationWarning for f in warnings.filters), "warning filters leaked"
+        print(jax.numpy.ones(1).dtype)
+    ''')
+    records = run_group([{"path": str(j.path), "name": j.name} for j in (first, second)], reader_environment(),
+                        tmp_path / "state", timeout=120, deadline=time.time() + 300, flags=WARNINGS_AS_ERRORS)
+    assert records[first.name]["stdout"] == "float64\n" and problem(records[first.name]) is None
+    assert problem(records[second.name]) is None, records[second.name]["stderr"]
+    assert records[second.name]["stdout"] == "float32\n"
+    assert records[second.name]["ran_with"]["devices"][0]["backend"] == "cpu"
+
+
+def test_a_hung_or_crashed_program_is_recorded_and_the_rest_still_run(tmp_path):
+    jobs = [_job(tmp_path, "hangs", "import time\nprint('start', flush=True)\ntime.sleep(60)\n"),
+            _job(tmp_path, "aborts", "import os\nos.abort()\n"),
+            _job(tmp_path, "fine", "print('fine')\n")]
+    records = run_group([{"path": str(j.path), "name": j.name} for j in jobs], reader_environment(), tmp_path / "s",
+                        timeout=3, deadline=time.time() + 120, flags=WARNINGS_AS_ERRORS)
+    assert records["snippets/t/hangs.py"]["timed_out"] and problem(records["snippets/t/hangs.py"]).startswith("still running")
+    assert records["snippets/t/aborts.py"]["returncode"] != 0 and not records["snippets/t/aborts.py"]["timed_out"]
+    assert records["snippets/t/fine.py"]["stdout"] == "fine\n"
+    # Resumable: a second call runs nothing that is recorded.
+    lines = (tmp_path / "s" / "results.jsonl").read_text().count("\n")
+    run_group([{"path": str(j.path), "name": j.name} for j in jobs], reader_environment(), tmp_path / "s",
+              timeout=3, deadline=time.time() + 60, flags=WARNINGS_AS_ERRORS)
+    assert (tmp_path / "s" / "results.jsonl").read_text().count("\n") == lines
+
+
+def test_a_group_past_its_deadline_starts_no_program(tmp_path):
+    job = _job(tmp_path, "late", "print(1)\n")
+    records = run_group([{"path": str(job.path), "name": job.name}], reader_environment(), tmp_path / "s",
+                        timeout=3, deadline=time.time() - 1)
+    assert records == {}
+
+
+def test_the_device_policy_on_the_sites_programs():
+    """Every program gets a lane; PyTorch-only tabs and CPU-by-design programs run beside the device."""
+    pages = pages_of(page_loads(ROOT / "docs"))
+    lanes = {name: lane((ROOT / name).read_text(encoding="utf-8")) for name in pages}
+    assert lanes["snippets/start/pt_forward_loss_torch.py"] == "side"
+    assert lanes["snippets/xla/msched_peak.py"] == "side"  # pins its own process to the CPU, by design
+    assert lanes["snippets/start/pt_agreement.py"] == "device"
+    groups = {name: batch_group((ROOT / name).read_text(encoding="utf-8")) for name, kind in lanes.items() if kind == "device"}
+    assert (("JAX_NUM_CPU_DEVICES", "8"),) in groups.values()
+    assert groups["snippets/xla/gflag_set.py"] is None  # sets XLA_FLAGS later than its opening lines
+
+
+def test_every_page_of_the_plan_is_a_page_and_every_loaded_snippet_exists():
+    loads = page_loads(ROOT / "docs")
+    assert "start/from-pytorch" in loads and "snippets/start/pt_agreement.py" in loads["start/from-pytorch"]
+    missing = [name for names in loads.values() for name in names if not (ROOT / name).is_file()]
+    assert not missing
+
+
+def test_the_machine_report_names_each_snippets_pages(tmp_path):
+    run = subprocess.run([sys.executable, str(ROOT / "tools" / "machine_report.py"), "--batch", "--exclusive", "yes",
+                          "--only", "start/pf_key_types.py", "--state", str(tmp_path / "state"), "--out", str(tmp_path)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(next(tmp_path.glob("*.json")).read_text())
+    (row,) = report["snippets"]
+    assert row["pages"] == ["start/pure-functions"] and row["outcome"] == "ok" and row["how"] == "batch"
+    assert report["pass"]["pending"] == [] and report["pass"]["calls"] == 1

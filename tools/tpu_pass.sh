@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The TPU pass: every snippet on a TPU VM that has Python, JAX with libtpu and nothing else of ours.
+#
+#   bash tools/tpu_pass.sh [BUDGET_SECONDS]
+#
+# 1. Installs once (a marker file remembers it) what the snippets import beside JAX into a folder
+#    of its own, added at the END of PYTHONPATH so that the machine's own jax, jaxlib and libtpu
+#    stay first: flax, optax, orbax-checkpoint, scikit-learn, matplotlib from the package index
+#    (KB_PIP_INDEX, default the machine's local index file:///opt/pypi/simple if it exists, else
+#    pip's own), torch's CPU build (KB_TORCH_LINKS, default /opt/wheels if it exists), and every
+#    wheel in KB_WHEELS (default .whl-tpu/: what the index lacks, e.g. grain and its needs).
+# 2. Runs `python3 tools/machine_report.py --batch` (the device policy: one program holds the
+#    chip at a time, in shared processes by group; the others beside it), starting no program
+#    after BUDGET_SECONDS (default: no limit), keeping finished runs in KB_PASS_STATE (default
+#    _build/machine-pass). Run it again to go on where it stopped: nothing already run runs again.
+# 3. Writes the report (so far) to KB_PASS_OUT (default reports/machines/) after every call, with
+#    the pending programs listed; the pass is complete when none is pending.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUDGET=${1:-inf}
+SITE=${KB_PASS_SITE:-/tmp/kb-pass-site}
+STATE=${KB_PASS_STATE:-_build/machine-pass}
+OUT=${KB_PASS_OUT:-reports/machines}
+WHEELS=${KB_WHEELS:-.whl-tpu}
+INDEX=${KB_PIP_INDEX:-}
+if [ -z "$INDEX" ] && [ -d /opt/pypi/simple ]; then INDEX=file:///opt/pypi/simple; fi
+LINKS=${KB_TORCH_LINKS:-}
+if [ -z "$LINKS" ] && [ -d /opt/wheels ]; then LINKS=/opt/wheels; fi
+
+if [ ! -f "$SITE/.kb-installed" ]; then
+  start=$(date +%s)
+  pip=(env PIP_CONFIG_FILE=/dev/null python3 -m pip install --isolated -q --disable-pip-version-check
+       --no-compile --only-binary=:all: --target "$SITE" --upgrade)
+  [ -n "$INDEX" ] && pip+=(--index-url "$INDEX")
+  "${pip[@]}" flax optax orbax-checkpoint scikit-learn matplotlib
+  if [ -n "$LINKS" ]; then "${pip[@]}" --find-links "$LINKS" torch; else "${pip[@]}" torch; fi
+  if compgen -G "$WHEELS/*.whl" > /dev/null; then
+    env PIP_CONFIG_FILE=/dev/null python3 -m pip install --isolated -q --disable-pip-version-check --no-index \
+      --no-deps --no-compile --target "$SITE/wheels" --upgrade "$WHEELS"/*.whl
+  fi
+  touch "$SITE/.kb-installed"
+  echo "installed in $(( $(date +%s) - start )) s" >&2
+fi
+# The machine's packages first, then ours, then the carried wheels.
+export PYTHONPATH="${PYTHONPATH:+$PYTHONPATH:}$SITE:$SITE/wheels"
+python3 -c 'import importlib.metadata as m, platform
+def v(n):
+    try: return m.version(n)
+    except m.PackageNotFoundError: return "absent"
+print("python", platform.python_version(), "|", ", ".join(f"{n} {v(n)}" for n in ("jax", "jaxlib", "libtpu", "flax", "optax", "orbax-checkpoint", "torch", "grain", "numpy", "scipy")))' >&2
+exec python3 tools/machine_report.py --batch --budget "$BUDGET" --state "$STATE" --out "$OUT"
