@@ -205,7 +205,9 @@ def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, 
             folder = state / ("group-" + hashlib.sha256(repr(group).encode()).hexdigest()[:8] + ("-alone" if alone else ""))
             log(f"shared process {dict(group) or '(no settings)'}: {len(jobs)} programs")
             records = run_group([{"path": str(j.path), "name": j.name} for j in jobs], env, folder,
-                                timeout=timeout, deadline=deadline, flags=WARNINGS_AS_ERRORS)
+                                timeout=timeout, deadline=deadline, flags=WARNINGS_AS_ERRORS,
+                                progress=lambda name, r: log(f"  {name}: {'ok' if problem(r) is None else problem(r)[:120]} "
+                                                             f"({r['seconds']:.1f} s, shared)"))
             for j in jobs:
                 if j.name in records and j.name not in done:
                     first = _record(j, records[j.name], "batch", alone)

@@ -48,4 +48,4 @@ def v(n):
     try: return m.version(n)
     except m.PackageNotFoundError: return "absent"
 print("python", platform.python_version(), "|", ", ".join(f"{n} {v(n)}" for n in ("jax", "jaxlib", "libtpu", "flax", "optax", "orbax-checkpoint", "torch", "grain", "numpy", "scipy")))' >&2
-exec python3 tools/machine_report.py --batch --budget "$BUDGET" --state "$STATE" --out "$OUT"
+exec python3 tools/machine_report.py --batch --budget "$BUDGET" --timeout "${KB_PASS_TIMEOUT:-300}" --state "$STATE" --out "$OUT"

@@ -50,7 +50,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 HERE = Path(__file__).resolve().parent
 SCRIPT = Path(__file__).resolve()
@@ -249,12 +249,14 @@ def read_results(path: Path) -> tuple[dict[str, dict[str, Any]], dict[str, float
 
 
 def run_group(jobs: Iterable[dict[str, Any]], env: dict[str, str], folder: Path, *, timeout: float,
-              deadline: float, flags: Iterable[str] = ()) -> dict[str, dict[str, Any]]:
+              deadline: float, flags: Iterable[str] = (),
+              progress: Callable[[str, dict[str, Any]], None] | None = None) -> dict[str, dict[str, Any]]:
     """Run ``jobs`` (dicts with ``path`` and ``name``) in as few workers as it takes; records by name.
 
     ``folder`` keeps ``results.jsonl`` and the workers' log; a program already recorded there is not
     run again. A worker that ends with a program started and unrecorded (a timeout, an abort)
-    leaves that program recorded as failed, and a new worker goes on with the rest.
+    leaves that program recorded as failed, and a new worker goes on with the rest. ``progress``
+    hears of each record as its program ends.
     """
     folder.mkdir(parents=True, exist_ok=True)
     results, log = folder / "results.jsonl", folder / "worker.log"
@@ -267,11 +269,19 @@ def run_group(jobs: Iterable[dict[str, Any]], env: dict[str, str], folder: Path,
         jobs_file = folder / "jobs.json"
         jobs_file.write_text(json.dumps(remaining), encoding="utf-8")
         size = log.stat().st_size if log.exists() else 0
-        with tempfile.TemporaryDirectory(prefix="kb-worker-") as cwd:
-            process = subprocess.run(
+        with tempfile.TemporaryDirectory(prefix="kb-worker-") as cwd, open(log, "a") as log_file:
+            process = subprocess.Popen(
                 [sys.executable, *flags, str(SCRIPT), "--worker", str(jobs_file), str(results), str(timeout),
                  str(deadline), str(log)], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                stdout=open(log, "a"), stderr=subprocess.STDOUT, start_new_session=True)
+                stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True)
+            seen = set(done)
+            while process.poll() is None:
+                time.sleep(1)
+                if progress is not None:
+                    now, _ = read_results(results)
+                    for name in [n for n in now if n not in seen]:
+                        seen.add(name)
+                        progress(name, now[name])
         done, started = read_results(results)
         lost = [name for name in started if name not in done]
         if not lost:
