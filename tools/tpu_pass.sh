@@ -32,11 +32,14 @@ if [ ! -f "$SITE/.kb-installed" ]; then
   pip=(env PIP_CONFIG_FILE=/dev/null python3 -m pip install --isolated -q --disable-pip-version-check
        --no-compile --only-binary=:all: --target "$SITE" --upgrade)
   [ -n "$INDEX" ] && pip+=(--index-url "$INDEX")
-  "${pip[@]}" flax optax orbax-checkpoint scikit-learn matplotlib
-  if [ -n "$LINKS" ]; then "${pip[@]}" --find-links "$LINKS" torch; else "${pip[@]}" torch; fi
+  # A package that does not install is reported and left out: its programs then say "not installed here".
+  "${pip[@]}" flax optax orbax-checkpoint scikit-learn matplotlib || for name in flax optax orbax-checkpoint scikit-learn matplotlib; do
+    "${pip[@]}" "$name" || echo "tpu_pass: $name did not install" >&2
+  done
+  if [ -n "$LINKS" ]; then "${pip[@]}" --find-links "$LINKS" torch; else "${pip[@]}" torch; fi || echo "tpu_pass: torch did not install" >&2
   if compgen -G "$WHEELS/*.whl" > /dev/null; then
     env PIP_CONFIG_FILE=/dev/null python3 -m pip install --isolated -q --disable-pip-version-check --no-index \
-      --no-deps --no-compile --target "$SITE/wheels" --upgrade "$WHEELS"/*.whl
+      --no-deps --no-compile --target "$SITE/wheels" --upgrade "$WHEELS"/*.whl || echo "tpu_pass: the wheels in $WHEELS did not install" >&2
   fi
   touch "$SITE/.kb-installed"
   echo "installed in $(( $(date +%s) - start )) s" >&2
@@ -48,4 +51,4 @@ def v(n):
     try: return m.version(n)
     except m.PackageNotFoundError: return "absent"
 print("python", platform.python_version(), "|", ", ".join(f"{n} {v(n)}" for n in ("jax", "jaxlib", "libtpu", "flax", "optax", "orbax-checkpoint", "torch", "grain", "numpy", "scipy")))' >&2
-exec python3 tools/machine_report.py --batch --budget "$BUDGET" --timeout "${KB_PASS_TIMEOUT:-300}" --state "$STATE" --out "$OUT"
+exec python3 tools/machine_report.py --batch --exclusive yes --budget "$BUDGET" --timeout "${KB_PASS_TIMEOUT:-300}" --state "$STATE" --out "$OUT"
