@@ -252,6 +252,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --batch: where finished runs are kept between calls (default _build/machine-pass)")
     parser.add_argument("--budget", type=float, default=float("inf"),
                         help="with --batch: start no program after this many seconds; run again to go on")
+    parser.add_argument("--merge", type=Path, action="append", default=[],
+                        help="with --batch: a committed report of an earlier sitting on this kind of machine; its rows for "
+                             "programs unchanged since (same sha256) are kept, and only the others run")
     parser.add_argument("--exclusive", choices=("auto", "yes", "no"), default="auto",
                         help="with --batch: whether one process at a time holds the device (auto: yes where libtpu is installed)")
     args = parser.parse_args(argv)
@@ -266,6 +269,15 @@ def main(argv: list[str] | None = None) -> int:
     differs = {name: (v, pinned[name]) for name, v in here.items() if name in pinned and pinned[name] != v}
     started = datetime.datetime.now(datetime.timezone.utc)
     jobs = [job(p, ROOT) for p in snippets]
+    kept: list[dict] = []
+    sittings: list[dict] = []
+    for earlier in args.merge:
+        report = json.loads(earlier.read_text(encoding="utf-8"))
+        sittings += report.get("pass", {}).get("sittings", [])
+        current = {j.name: snippet_digest(j.path) for j in jobs}
+        kept += [row for row in report["snippets"] if current.get(row["snippet"]) == row["sha256"]
+                 and row["snippet"] not in {k["snippet"] for k in kept}]
+    jobs = [j for j in jobs if j.name not in {row["snippet"] for row in kept}]
     say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     if args.batch:
         exclusive = (importlib.util.find_spec("libtpu") is not None) if args.exclusive == "auto" else args.exclusive == "yes"
@@ -287,9 +299,9 @@ def main(argv: list[str] | None = None) -> int:
                               done=lambda r: say(f"{r['snippet']}: {outcome(r, differs)}"))
         meta = None
     accelerator = any(((r.get("ran_with") or {}).get("devices") or [{}])[0].get("backend") not in (None, "cpu")
-                      for r in records)
-    rows = [_row(r, pages.get(r["snippet"], []), differs, accelerator, "process")
-            for r in sorted(records, key=lambda r: r["snippet"])]
+                      for r in records) or any(row["backend"] not in (None, "cpu") for row in kept)
+    rows = [_row(r, pages.get(r["snippet"], []), differs, accelerator, "process") for r in records]
+    rows = sorted(kept + rows, key=lambda r: r["snippet"])
     versions_differ(rows, here)
     backends = sorted({r["backend"] for r in rows if r["backend"]})
     kinds = sorted({r["device"] for r in rows if r["device"] and r["backend"] != "cpu"} or {r["device"] for r in rows if r["device"]})
@@ -302,8 +314,12 @@ def main(argv: list[str] | None = None) -> int:
               "noise": {n: {"source": BY_ID[n].source, "reason": BY_ID[n].reason} for n in noise},
               "snippets": rows}
     if meta is not None:
-        report["pass"] = {"command": "python3 tools/machine_report.py --batch", "wall_seconds": meta["wall_seconds"],
-                          "calls": meta["calls"], "pending": [n for n in names if n not in {r["snippet"] for r in rows}]}
+        this = {"started": meta["started"], "wall_seconds": meta["wall_seconds"], "calls": meta["calls"],
+                "programs": len(records)}
+        report["pass"] = {"command": "bash tools/tpu_pass.sh (python3 tools/machine_report.py --batch)",
+                          "wall_seconds": round(sum(s["wall_seconds"] for s in sittings) + meta["wall_seconds"], 1),
+                          "calls": sum(s["calls"] for s in sittings) + meta["calls"], "sittings": sittings + [this],
+                          "pending": [n for n in names if n not in {r["snippet"] for r in rows}]}
     for row in rows:
         report["counts"][row["outcome"]] = report["counts"].get(row["outcome"], 0) + 1
     slug = re.sub(r"[^a-z0-9]+", "-", f"{started.date()}-{platform.machine()}-{'-'.join(kinds or ['cpu'])}".lower()).strip("-")
