@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=min(8, os.cpu_count() or 1),
                         help="programs at once (default: the CPU cores, at most 8)")
     parser.add_argument("--timeout", type=float, default=600, help="seconds per snippet (default 600)")
-    parser.add_argument("--only", default="*", help="a glob of snippet names, e.g. 'performance/*'")
+    parser.add_argument("--only", default="*", help="globs of snippet names, comma-separated, e.g. 'performance/*,xla/*'")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "machines")
     parser.add_argument("--batch", action="store_true",
                         help="the device policy: on a TPU one program holds the chip at a time, in shared processes "
@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
 
     loads = page_loads(ROOT / "docs")
     pages = pages_of(loads)
-    names = sorted(n for n in pages if fnmatch.fnmatch(n.removeprefix("snippets/"), args.only))
+    names = sorted(n for n in pages if any(fnmatch.fnmatch(n.removeprefix("snippets/"), glob) for glob in args.only.split(",")))
     if not names:
         parser.error(f"no snippet matches {args.only!r}")
     snippets = [ROOT / n for n in names]

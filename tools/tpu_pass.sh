@@ -51,5 +51,5 @@ def v(n):
     try: return m.version(n)
     except m.PackageNotFoundError: return "absent"
 print("python", platform.python_version(), "|", ", ".join(f"{n} {v(n)}" for n in ("jax", "jaxlib", "libtpu", "flax", "optax", "orbax-checkpoint", "torch", "grain", "numpy", "scipy")))' >&2
-# KB_PASS_MERGE: a committed report of an earlier sitting (its unchanged programs are not run again).
-exec python3 tools/machine_report.py --batch --exclusive yes ${KB_PASS_MERGE:+--merge "$KB_PASS_MERGE"} --budget "$BUDGET" --timeout "${KB_PASS_TIMEOUT:-300}" --state "$STATE" --out "$OUT"
+# KB_PASS_ONLY: globs of snippet names (default all). KB_PASS_MERGE: a committed report of an earlier sitting (its unchanged programs are not run again).
+exec python3 tools/machine_report.py --batch --exclusive yes ${KB_PASS_MERGE:+--merge "$KB_PASS_MERGE"} ${KB_PASS_ONLY:+--only "$KB_PASS_ONLY"} --budget "$BUDGET" --timeout "${KB_PASS_TIMEOUT:-300}" --state "$STATE" --out "$OUT"
