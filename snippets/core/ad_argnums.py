@@ -3,10 +3,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+jax.config.update("jax_default_matmul_precision", "highest")  # float32 products on every backend, for the checks
 rng = np.random.default_rng(0)
 x = rng.normal(size=(16, 3)).astype(np.float32)
 y = rng.normal(size=16).astype(np.float32)
-w, b = np.ones(3, np.float32), np.float32(0.5)
+w, b = jnp.ones(3), jnp.float32(0.5)  # JAX arrays: the check by hand below runs in JAX too
 
 
 def loss(w, b, x, y):

@@ -2,6 +2,7 @@
 import jax
 import jax.numpy as jnp
 
+jax.config.update("jax_default_matmul_precision", "highest")  # float32 products on every backend, for the checks
 A = jnp.array([[1.0, -2.0, 0.5], [0.3, 0.8, -1.0]])  # 3 inputs, 2 outputs
 x = jnp.array([0.1, -0.4, 0.7])
 

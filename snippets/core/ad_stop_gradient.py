@@ -2,6 +2,7 @@
 import jax
 import jax.numpy as jnp
 
+jax.config.update("jax_default_matmul_precision", "highest")  # float32 products on every backend, for the checks
 s, s_next = jnp.array([1.0, 0.5, -0.2]), jnp.array([0.3, -1.0, 0.8])  # state, next state
 reward, gamma = 1.0, 0.9
 w = jnp.array([0.2, -0.1, 0.4])

@@ -3,10 +3,11 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+jax.config.update("jax_default_matmul_precision", "highest")  # float32 products on every backend, for the checks
 rng = np.random.default_rng(0)  # numpy gives both tabs the same float32 data
 x = rng.normal(size=(16, 3)).astype(np.float32)
 y = rng.normal(size=16).astype(np.float32)
-w = np.ones(3, np.float32)
+w = jnp.ones(3)  # a JAX array, so that x @ w is JAX's product in every call below
 runs = []  # one entry each time JAX runs the Python body
 
 

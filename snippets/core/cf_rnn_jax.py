@@ -23,7 +23,7 @@ def hidden_states(params, xs):
     return hs
 
 
-with jax.default_matmul_precision("float32"):  # full float32, as torch uses on CPU
+with jax.default_matmul_precision("highest"):  # float32 products, as torch uses on the CPU (no TF32 or bf16)
     hs = hidden_states(params, xs)
 print("hidden states:", hs.shape)
 print("last h:", np.round(np.asarray(hs[-1]), 4))
@@ -36,5 +36,6 @@ with torch.no_grad():
     rnn.bias_hh_l0.zero_()
     out, _ = rnn(torch.from_numpy(xs))
 diff = np.abs(out.numpy() - np.asarray(hs)).max()
-print(f"max |torch - jax|: {diff:.1e}")
-assert hs.shape == (T, n_hidden) and diff < 1e-5
+tol = 1e-5 if jax.default_backend() == "cpu" else 1e-4  # off the CPU tanh differs (TPU v5e: 2.1e-05)
+print(f"max |torch - jax|: {diff:.1e} (tolerance on {jax.default_backend()}: {tol:.0e})")
+assert hs.shape == (T, n_hidden) and diff < tol

@@ -13,10 +13,12 @@ print("\n".join(lowered.as_text().splitlines()[:5]))
 
 compiled = lowered.compile()
 cost = compiled.cost_analysis()  # a plain dict of estimates on this backend
-print(type(cost).__name__, {k: cost[k] for k in ("flops", "transcendentals", "bytes accessed")})
+print(jax.default_backend(), type(cost).__name__,
+      {k: cost.get(k) for k in ("flops", "transcendentals", "bytes accessed")})
 assert isinstance(cost, dict)
-assert cost["flops"] == 2 * 64 * 32 * 16  # one multiply and one add per term of the product
-assert cost["transcendentals"] == 64 * 16  # one tanh per output element
+if jax.default_backend() == "cpu":  # the CPU's cost model; other backends count by their own rules
+    assert cost["flops"] == 2 * 64 * 32 * 16  # one multiply and one add per term of the product
+    assert cost["transcendentals"] == 64 * 16  # one tanh per output element
 
 assert jnp.allclose(compiled(w, x), layer(w, x))  # runs without tracing again
 

@@ -19,6 +19,7 @@ assert jnp.array(1.0).dtype == jnp.float32
 # 2. JAX_ENABLE_X64, read when jax is imported (a fresh process here).
 code = "import jax.numpy as jnp; print(jnp.array(1.0).dtype)"
 env = dict(os.environ, JAX_ENABLE_X64="1")
+env["JAX_PLATFORMS"] = "cpu"  # CPU by design: this process holds the GPU or TPU; the child only reads a flag
 child = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                        check=True)
 print("JAX_ENABLE_X64=1:", child.stdout.strip())

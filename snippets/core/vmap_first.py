@@ -20,8 +20,8 @@ assert one.shape == (2,) and batched.shape == (5, 2)
 
 print(batched)
 
-# Row i is what a Python loop over the examples gives. Full float32 in this block, so that
-# GPUs, which may use TF32 for float32 matmuls, compare as tightly as CPUs.
+# Row i is what a Python loop over the examples gives. Float32 products in this block, so that
+# GPUs and TPUs, which multiply float32 matrices in TF32 or bfloat16 by default, compare as tightly as CPUs.
 with jax.default_matmul_precision("float32"):
     loop = jnp.stack([predict(params, x) for x in xs])
     assert jnp.allclose(jax.vmap(predict, in_axes=(None, 0))(params, xs), loop, atol=1e-6)

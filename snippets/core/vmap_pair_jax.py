@@ -16,7 +16,7 @@ def distance(p, q):  # two points (3,) -> a scalar
 
 
 w, xs = jnp.asarray(w_np), jnp.asarray(xs_np)
-with jax.default_matmul_precision("float32"):  # full float32 on GPUs too, as torch on CPU
+with jax.default_matmul_precision("highest"):  # float32 products on GPUs and TPUs too, as torch on CPU
     preds = jax.vmap(predict, in_axes=(None, 0))(w, xs)  # None: w is shared
     dists = jax.vmap(jax.vmap(distance, in_axes=(None, 0)), in_axes=(0, None))(xs, xs)
     # The counterpart of chunk_size: lax.map runs vmap over 2 examples at a time.
@@ -25,6 +25,7 @@ print("predictions:\n", np.round(np.asarray(preds), 4))
 print("distances:\n", np.round(np.asarray(dists), 4))
 
 assert jnp.allclose(chunked, preds, atol=1e-6)
-# The NumPy formulas that the PyTorch tab checks against too.
-assert np.allclose(preds, np.tanh(xs_np @ w_np), atol=1e-6)
-assert np.allclose(dists, np.linalg.norm(xs_np[:, None] - xs_np[None], axis=-1), atol=1e-6)
+# The NumPy formulas that the PyTorch tab checks against too (off the CPU tanh differs slightly).
+tol = 1e-6 if jax.default_backend() == "cpu" else 1e-4
+assert np.allclose(preds, np.tanh(xs_np @ w_np), atol=tol)
+assert np.allclose(dists, np.linalg.norm(xs_np[:, None] - xs_np[None], axis=-1), atol=tol)

@@ -6,7 +6,7 @@ import optax
 import torch
 from torch import nn
 
-jax.config.update("jax_default_matmul_precision", "float32")  # no TF32 shortcuts on GPUs
+jax.config.update("jax_default_matmul_precision", "highest")  # float32 products on every backend (no TF32 or bf16)
 rng = np.random.default_rng(0)  # numpy gives both frameworks the same arrays
 x = rng.normal(size=(32, 4)).astype(np.float32)
 y = np.sin(x.sum(axis=1, keepdims=True))
@@ -58,11 +58,15 @@ for step in range(5):
     params = optax.apply_updates(params, updates)
 param_d = max_diff(torch_tree(lambda p: p.detach().numpy()), params)
 
-tol = 1e-5
+# Step 1 sees identical inputs. On the CPU only float32 rounding separates the two libraries.
+# Elsewhere tanh has its own approximation, and Adam carries its differences forward: a TPU v5e
+# measured 5.6e-06 (grads) at step 1 and 3.3e-05 over five steps, so the tolerance is 1e-4 there.
+on_cpu = jax.default_backend() == "cpu"
+tol = 1e-5 if on_cpu else 1e-4
 print(f"max |torch - jax| at step 1: loss {loss_d[0]:.1e}, grads {grad_d[0]:.1e}")
 print(f"max |torch - jax| over {len(loss_d)} Adam steps: loss {max(loss_d):.1e}, "
       f"grads {max(grad_d):.1e}, params after the last step {param_d:.1e}")
-print(f"tolerance: {tol:.0e}")
+print(f"tolerance on {jax.default_backend()}: {tol:.0e}")
 assert max(loss_d + grad_d + [param_d]) < tol
-# Step 1 sees identical inputs, so only float32 rounding separates the two.
-assert max(loss_d[0], grad_d[0]) < 10 * np.finfo(np.float32).eps
+if on_cpu:  # a few float32 rounding steps at step 1
+    assert max(loss_d[0], grad_d[0]) < 10 * np.finfo(np.float32).eps
