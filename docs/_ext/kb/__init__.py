@@ -20,6 +20,8 @@ Making every page an executed, checked program:
 - ``kb.floors``: the oldest releases of jax, flax and optax each page runs on (the committed
   canary reports), and the migration page's table of them.
 - ``kb.accelerator_runs``: a timing snippet's output on a reported GPU/TPU machine, beside its own.
+- ``kb.backend_status``: how each page's programs ran on each reported accelerator (a header line),
+  and the status page's table of every page against every backend.
 - ``kb.tabs``: adjacent ``:tab:`` cells become one synced tab set.
 - ``kb.figures``: figures are SVG with text as text, and their words are translated.
 
@@ -54,6 +56,7 @@ MODULES = (
     "kb.provenance",
     "kb.floors",
     "kb.accelerator_runs",
+    "kb.backend_status",
     "kb.tabs",
     "kb.figures",
     "kb.downloads",

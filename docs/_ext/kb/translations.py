@@ -8,7 +8,8 @@
    (written to a temporary file and renamed, so parallel builds never read half a file), and
    registered with ``app.add_message_catalog``; ``_`` then answers in the build's language.
 3. ``interface_messages()`` lists the strings the code asks for, so the tests can require each of
-   them in every catalogue, and ``nox -s i18n`` can add the new ones.
+   them in every catalogue, and ``nox -s i18n`` can add the new ones; the reasons of the platform
+   messages in ``kb.run.noise.TABLE`` are among them (``kb.backend_status`` shows them).
 
 Sphinx has no ready way for an extension to ship a catalogue from ``.po`` sources (it compiles only
 the project's ``locale_dirs``, and only after extensions are set up), hence this module.
@@ -68,7 +69,27 @@ def interface_messages(package: Path = Path(__file__).parent) -> dict[str, list[
                     and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
                 where = (module.relative_to(root).as_posix(), node.lineno)
                 found.setdefault(node.args[0].value, []).append(where)
+    found.update(noise_reasons(root))
     return dict(sorted(found.items(), key=lambda item: item[1][0]))  # in source order
+
+
+def noise_reasons(root: Path) -> dict[str, list[tuple[str, int]]]:
+    """The reason of each platform message in ``kb.run.noise.TABLE`` (the status page shows it,
+    translated), located at its line there.
+
+    >>> reasons = noise_reasons(Path(__file__).parents[3])
+    >>> [(path, line > 0) for [(path, line)] in reasons.values()][:1]
+    [('docs/_ext/kb/run/noise.py', True)]
+    """
+    from .run.noise import TABLE
+
+    module = Path(__file__).with_name("run") / "noise.py"
+    lines = module.read_text(encoding="utf-8").splitlines()
+    found = {}
+    for noise in TABLE:
+        line = next((n for n, text in enumerate(lines, 1) if f'"{noise.id}"' in text), 1)
+        found[noise.reason] = [(module.relative_to(root).as_posix(), line)]
+    return found
 
 
 def setup(app):

@@ -1,0 +1,364 @@
+"""kb.backend_status: every page says how its programs ran on each reported accelerator, and one page lists them all.
+
+1. The data are this build's records (``kb.records``: every program of every page ran, alone, in
+   this build) and the accelerator machine reports in ``reports/machines/``
+   (``kb_machine_reports``, read by ``kb.accelerator_runs.read_reports``; the format is that of
+   ``tools/machine_report.py``): per snippet its outcome there (ok, failed, timed out, fell back
+   to the CPU, versions differ, not installed here), its first error line and the line of the
+   snippet it points at, and the sha256 of the program that ran.
+2. ``snippet_status(report, snippet, sha256)`` is one program's status in one report. It is the
+   report's outcome only while the program is the one that ran there (the same sha256): a program
+   edited since the run is "changed since the run" and one the report lacks is "not run there";
+   both count as not run, never as passed. ``page_counts`` tallies a page's programs.
+3. The header box (``kb.common.header_box``) gets one line per accelerator report, after the
+   provenance and floors lines: "TPU v5e, jax 0.10.2, 2026-12-05: 12 of 14 programs ran; 1 failed,
+   1 changed since the run" (the report's device, its jax, its date; only what did not pass is
+   named), worded in the build's language and linked to the page's row of the status page
+   (``STATUS_DOC``) when the project has one. Without an accelerator report nothing is added.
+4. ``{kb-backends-table}`` (on ``reference/backends``) lists the backends (this build, each
+   report with its machine, versions that differ from the pins, the pass's command and device
+   time, and the platform noise it recorded, with the reason from ``kb.run.noise``; "GPU: none
+   yet" and "TPU: none yet" for a backend with no report), then every page against every backend:
+   this build's count, and per report the count and each program that did not pass, with its
+   status, ``snippet:line`` and first error line. Each row is the target of that page's header line.
+
+Why our own code: the reports are this project's files, and the execution tables of MyST-NB
+(``nb-exec-table``) and sphinx-gallery (``sg_execution_times``) list only the build's own runs on
+one machine; neither reads another machine's run nor knows that an edited program's old result no
+longer counts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.util.docutils import SphinxDirective
+
+from .accelerator_runs import read_reports
+from .common import cell_options, code_cells, header_box
+from .translations import _, format_nodes, separator
+
+STATUS_DOC = "reference/backends"
+LINE_CLASS = "kb-backend-run"
+TABLE_CLASS = "kb-backends-table"
+# What each status is called, in the order a tally names them ("ok" is the count that ran).
+STATUS = {
+    "ok": _("ok"),
+    "failed": _("failed"),
+    "timed out": _("timed out"),
+    "fell back to the CPU": _("fell back to the CPU"),
+    "versions differ": _("versions differ"),
+    "not installed here": _("not installed here"),
+    "changed since the run": _("changed since the run"),
+    "not run there": _("not run there"),
+}
+# JAX's device_kind for the TPUs sold under another name (Cloud TPU's "v5e" reports "TPU v5 lite").
+DEVICE_NAMES = {"TPU v5 lite": "TPU v5e", "TPU v6 lite": "TPU v6e"}
+# The accelerator backends the status page names, with or without a report.
+ACCELERATORS = {"gpu": "GPU", "tpu": "TPU"}
+REPRODUCE = "python3 tools/machine_report.py --batch"
+
+
+def snippet_status(report: dict[str, Any], snippet: str, sha256: str) -> tuple[str, dict[str, Any] | None]:
+    """(status, the report's row) of one program as it is now.
+
+    >>> rep = {"rows": {"snippets/a.py": {"sha256": "ab", "outcome": "ok"},
+    ...                 "snippets/b.py": {"sha256": "cd", "outcome": "versions differ"}}}
+    >>> [snippet_status(rep, name, sha)[0] for name, sha in
+    ...  [("snippets/a.py", "ab"), ("snippets/a.py", "edited"), ("snippets/b.py", "cd"), ("snippets/c.py", "x")]]
+    ['ok', 'changed since the run', 'versions differ', 'not run there']
+    >>> snippet_status({"rows": {"s.py": {"sha256": "ab", "outcome": "crashed"}}}, "s.py", "ab")[0]  # unknown: not a pass
+    'failed'
+    """
+    row = report["rows"].get(snippet)
+    if row is None:
+        return "not run there", None
+    if row.get("sha256") != sha256:
+        return "changed since the run", row
+    outcome = row.get("outcome")
+    return (outcome if outcome in STATUS else "failed"), row
+
+
+def page_counts(report: dict[str, Any], snippets: dict[str, str]) -> dict[str, int]:
+    """How many of a page's programs (name -> sha256 now) have each status, in ``STATUS`` order.
+
+    >>> rep = {"rows": {"a": {"sha256": "1", "outcome": "ok"}, "b": {"sha256": "2", "outcome": "failed"},
+    ...                 "c": {"sha256": "old", "outcome": "ok"}}}
+    >>> page_counts(rep, {"a": "1", "b": "2", "c": "3", "d": "4"})
+    {'ok': 1, 'failed': 1, 'changed since the run': 1, 'not run there': 1}
+    """
+    found = Counter(snippet_status(report, name, sha)[0] for name, sha in snippets.items())
+    return {status: found[status] for status in STATUS if found[status]}
+
+
+def result_text(counts: dict[str, int]) -> str:
+    """"12 of 14 programs ran; 1 failed, 1 changed since the run", in the build's language.
+
+    >>> result_text({"ok": 14})
+    '14 of 14 programs ran'
+    >>> result_text({"ok": 12, "versions differ": 1, "changed since the run": 1})
+    '12 of 14 programs ran; 1 versions differ, 1 changed since the run'
+    """
+    ran = str(_("{ran} of {total} programs ran")).format(ran=counts.get("ok", 0), total=sum(counts.values()))
+    others = [str(_("{count} {status}")).format(count=count, status=STATUS[status])
+              for status, count in counts.items() if status != "ok"]
+    if not others:
+        return ran
+    return str(_("{result}; {details}")).format(result=ran, details=separator(_("{status}, {next_status}")).join(others))
+
+
+def device_name(report: dict[str, Any]) -> str:
+    """The accelerator a report's programs ran on, by the name a reader knows it by.
+
+    >>> device_name({"rows": {"a": {"backend": "tpu", "device": "TPU v5 lite"}, "b": {"backend": "cpu", "device": "cpu"}},
+    ...              "machine": "Linux x86_64, 13 CPU cores, TPU v5 lite"})
+    'TPU v5e'
+    >>> device_name({"rows": {}, "machine": "Linux x86_64, 16 CPU cores, NVIDIA H200"})  # rows that name no device
+    'NVIDIA H200'
+    """
+    kinds = Counter(row.get("device") for row in report["rows"].values()
+                    if row.get("backend") not in (None, "cpu") and row.get("device"))
+    kind = kinds.most_common(1)[0][0] if kinds else report.get("machine", "?").split(",")[-1].strip()
+    return DEVICE_NAMES.get(kind, kind)
+
+
+def jax_version(report: dict[str, Any]) -> str:
+    """The jax a report's pass used (its ``installed``, else what its programs imported)."""
+    if report.get("installed", {}).get("jax"):
+        return report["installed"]["jax"]
+    found = Counter(row.get("packages", {}).get("jax") for row in report["rows"].values())
+    found.pop(None, None)
+    return found.most_common(1)[0][0] if found else "?"
+
+
+def report_title(report: dict[str, Any]) -> str:
+    """"TPU v5e, jax 0.10.2, 2026-12-05": which run a line or a column speaks of.
+
+    >>> report_title({"rows": {}, "machine": "Linux, 1 CPU cores, TPU v5 lite", "date": "2026-12-05T14:03:00+00:00",
+    ...               "installed": {"jax": "0.10.2"}})
+    'TPU v5e, jax 0.10.2, 2026-12-05'
+    """
+    return str(_("{device}, jax {jax}, {date}")).format(device=device_name(report), jax=jax_version(report),
+                                                        date=report.get("date", "?")[:10])
+
+
+def where(row: dict[str, Any] | None, snippet: str) -> str:
+    """``section/name.py:66``: the program (from ``snippets/``) and the line its error points at.
+
+    >>> where({"error_line": 66}, "snippets/start/pt_agreement.py"), where(None, "snippets/core/a.py")
+    ('start/pt_agreement.py:66', 'core/a.py')
+    """
+    name = snippet.removeprefix("snippets/")
+    line = (row or {}).get("error_line")
+    return f"{name}:{line}" if line else name
+
+
+def row_label(docname: str) -> str:
+    """The label of a page's row on the status page (what its header line links to).
+
+    >>> row_label("core/jit")
+    'kb-backends-core/jit'
+    """
+    return nodes.fully_normalize_name(f"kb-backends-{docname}")
+
+
+def current_snippets(root: Path, names: list[str]) -> dict[str, str]:
+    """name -> sha256 of the bytes now, for the programs that exist."""
+    return {name: hashlib.sha256((root / name).read_bytes()).hexdigest() for name in names if (root / name).is_file()}
+
+
+def accelerator_reports(app_or_env) -> list[dict[str, Any]]:
+    config = app_or_env.config
+    root = Path(app_or_env.srcdir).parent
+    return read_reports(root / config.kb_machine_reports, config.kb_machine_reports_digest)
+
+
+def xref(target: str, content: nodes.Node, docname: str) -> addnodes.pending_xref:
+    ref = addnodes.pending_xref("", refdomain="std", reftype="ref", reftarget=target, refexplicit=True,
+                                refwarn=True, refdoc=docname)
+    ref += content
+    return ref
+
+
+# --------------------------------------------------------------------------------------------
+# 3: the header line
+# --------------------------------------------------------------------------------------------
+
+
+def add_backend_lines(app, doctree: nodes.document) -> None:
+    if not app.config.kb_outputs:
+        return
+    reports = accelerator_reports(app)
+    names = [n for n in dict.fromkeys(cell_options(c).get("load") for c in code_cells(doctree)) if n]
+    snippets = current_snippets(Path(app.srcdir).parent, names)
+    if not reports or not snippets:
+        return
+    docname = app.env.docname
+    linked = STATUS_DOC in app.env.found_docs
+    lines = []
+    for report in reports:
+        para = nodes.paragraph(classes=[LINE_CLASS])
+        result = nodes.inline(text=result_text(page_counts(report, snippets)))
+        para.extend(format_nodes(_("{title}: {result}"), title=nodes.strong(text=report_title(report)),
+                                 result=xref(row_label(docname), result, docname) if linked else result))
+        lines.append(para)
+    box = header_box(doctree)
+    downloads = [i for i, child in enumerate(box.children) if "kb-downloads-page" in child.get("classes", [])]
+    at = downloads[0] if downloads else len(box.children)
+    box[at:at] = lines
+
+
+# --------------------------------------------------------------------------------------------
+# 4: the status page
+# --------------------------------------------------------------------------------------------
+
+
+class BackendsTable(SphinxDirective):
+    """``{kb-backends-table}``: the backends, then every page against every backend."""
+
+    def run(self) -> list[nodes.Node]:
+        from .cells import page_snippets
+        from .provenance import describe_devices, summarise
+        from .records import current_record_path, problem, read_record
+
+        srcdir = Path(self.env.srcdir)
+        root = srcdir.parent
+        pages = page_snippets(srcdir, (srcdir / self.config.kb_snippets_dir).resolve(),
+                              self.config.exclude_patterns, self.config.source_suffix)
+        records_dir = Path(srcdir, self.config.kb_records).resolve()
+        reports = accelerator_reports(self.env)
+        by_page: dict[str, dict[str, str]] = {}
+        built: dict[str, dict[str, Any] | None] = {}
+        for docname, paths in sorted(pages.items()):
+            self.env.note_dependency(self.env.doc2path(docname))  # read again when a page or a program changes
+            names = [Path(p).relative_to(root).as_posix() for p in paths]
+            for path in paths:
+                self.env.note_dependency(path)
+            if not names:
+                continue
+            by_page[docname] = current_snippets(root, names)
+            for name in by_page[docname]:
+                if name not in built:
+                    where_ = current_record_path(records_dir, root, name)
+                    self.env.note_dependency(where_)
+                    record = read_record(where_)
+                    built[name] = record if record is not None and problem(record) is None else None
+        every = {name: sha for snippets in by_page.values() for name, sha in snippets.items()}
+
+        backends = nodes.bullet_list(classes=["kb-backends"])
+        ran_with = [r["ran_with"] for r in built.values() if r and r.get("ran_with", {}).get("python")]
+        item = nodes.paragraph()
+        item += nodes.strong(text=str(_("This build")))
+        item += nodes.Text(str(_(" ({devices}, {date}): {ran} of {total} programs ran, each in a fresh process of its "
+                                 "own; every page shows what they printed.")).format(
+            devices=describe_devices(summarise(ran_with)) if ran_with else "?",
+            date=summarise(ran_with)["date"] if ran_with else "?",
+            ran=sum(1 for r in built.values() if r), total=len(built)))
+        backends += nodes.list_item("", item)
+        for report in reports:
+            backends += self._report_item(report, every)
+        reported = {b for report in reports for b in report.get("backends", [])}
+        for backend, name in ACCELERATORS.items():
+            if backend not in reported:
+                backends += nodes.list_item("", nodes.paragraph(text=str(_("{backend}: none yet.")).format(backend=name)))
+
+        table = nodes.table(classes=[TABLE_CLASS])
+        group = nodes.tgroup(cols=2 + len(reports))
+        table += group
+        for width in [25, 15] + [60 // max(1, len(reports))] * len(reports):
+            group += nodes.colspec(colwidth=width)
+        head = nodes.thead()
+        group += head
+        head += self._row([nodes.paragraph(text=str(_("Pages"))), nodes.paragraph(text=str(_("This build")))]
+                          + [nodes.paragraph(text=report_title(report)) for report in reports])
+        body = nodes.tbody()
+        group += body
+        for docname, snippets in by_page.items():
+            page = nodes.paragraph()
+            page += nodes.target("", "", ids=[nodes.make_id(row_label(docname))], names=[row_label(docname)])
+            self.state.document.note_explicit_target(page[-1])
+            page += addnodes.pending_xref("", nodes.literal(text=docname), refdomain="std", reftype="doc",
+                                          reftarget=f"/{docname}", refexplicit=True, refwarn=True,
+                                          refdoc=self.env.docname)
+            here = Counter("ok" if built.get(name) else "failed" for name in snippets)
+            cells: list[nodes.Node] = [page, nodes.paragraph(text=result_text({s: here[s] for s in STATUS if here[s]}))]
+            for report in reports:
+                cells.append(self._report_cell(report, snippets))
+            body += self._row(cells)
+        return [backends, table]
+
+    def _report_item(self, report: dict[str, Any], every: dict[str, str]) -> nodes.list_item:
+        item = nodes.list_item()
+        para = nodes.paragraph()
+        para += nodes.strong(text=report_title(report))
+        para += nodes.Text(str(_(" ({machine}, Python {python}): {result}.")).format(
+            machine=report.get("machine", "?"), python=report.get("python", "?"),
+            result=result_text(page_counts(report, every))))
+        differs = report.get("differs_from_pins", {})
+        if differs:
+            versions = separator(_("{package}, {next_package}")).join(
+                str(_("{package} {here} (pinned {pinned})")).format(package=name, here=v.get("here", "?"),
+                                                                    pinned=v.get("pinned", "?"))
+                for name, v in differs.items())
+            para += nodes.Text(str(_(" Versions that differ from the pins: {versions}.")).format(versions=versions))
+        how = report.get("pass") or {}
+        if how.get("wall_seconds"):
+            para.extend(format_nodes(_(" The pass took {minutes} min of the machine in {calls} calls: {command}."),
+                                     minutes=f"{how['wall_seconds'] / 60:.1f}", calls=str(how.get("calls", 1)),
+                                     command=nodes.literal(text=how.get("command") or REPRODUCE)))
+        item += para
+        noise = report.get("noise") or {}
+        if noise:
+            from .run.noise import BY_ID
+
+            found = nodes.bullet_list()
+            for noise_id, recorded in noise.items():
+                count = sum(1 for row in report["rows"].values() if noise_id in (row.get("noise") or []))
+                known = BY_ID.get(noise_id)
+                # The table's reason, translated (kb.translations lists it with the _() strings).
+                reason = _(known.reason) if known else (recorded or {}).get("reason", "")
+                line = nodes.paragraph(classes=["kb-noise"])
+                line.extend(format_nodes(
+                    _("Platform noise recorded in {count} programs, not counted as a failure: {noise}. {reason}"),
+                    count=str(count), noise=nodes.literal(text=noise_id), reason=str(reason)))
+                found += nodes.list_item("", line)
+            item += found
+        return item
+
+    @staticmethod
+    def _report_cell(report: dict[str, Any], snippets: dict[str, str]) -> nodes.Node:
+        cell = nodes.container()
+        cell += nodes.paragraph(text=result_text(page_counts(report, snippets)))
+        for name, sha in snippets.items():
+            status, row = snippet_status(report, name, sha)
+            if status == "ok":
+                continue
+            para = nodes.paragraph(classes=["kb-backend-problem"])
+            para += nodes.Text(str(_("{status}: ")).format(status=STATUS[status]))
+            ran = None if status == "changed since the run" else row  # its error was another program's
+            para += nodes.literal(text=where(ran, name))
+            if ran and ran.get("error"):
+                para += nodes.Text(" ")
+                para += nodes.literal(text=ran["error"])
+            cell += para
+        return cell
+
+    @staticmethod
+    def _row(cells: list[nodes.Node]) -> nodes.row:
+        row = nodes.row()
+        for content in cells:
+            entry = nodes.entry()
+            entry += content
+            row += entry
+        return row
+
+
+def setup(app):
+    app.add_directive("kb-backends-table", BackendsTable)
+    app.connect("doctree-read", add_backend_lines, priority=520)  # after kb.provenance's and kb.floors' lines
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
