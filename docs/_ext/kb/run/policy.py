@@ -7,8 +7,8 @@ hold the chip, and a second one that opens it dies with a lockfile error instead
 open it once for many programs. The policy, in one place:
 
 1. ``EXCLUSIVE``: the backends where one process at a time holds the device (``tpu``).
-2. ``lane(source)``: ``"side"`` for a program that starts no accelerator (PyTorch or NumPy only,
-   or JAX pinned to the CPU by design in its own process): it may run beside anything, on the
+2. ``lane(source)``: ``"side"`` for a program that starts no accelerator (PyTorch or NumPy only
+   and no child processes, or JAX pinned to the CPU by design in its own process): it may run beside anything, on the
    host's other cores. ``"device"`` for every other program: on an exclusive backend these run one
    at a time.
 3. ``batch_group(source)``: on an exclusive backend, device programs that can share one process
@@ -41,8 +41,18 @@ LATE_SETTINGS = re.compile(r"os\.environ|putenv|jax_platforms|jax_num_cpu_device
 
 
 def lane(source: str) -> str:
-    """``"side"`` (starts no accelerator) or ``"device"``."""
-    if not starts_jax(source) or pins_own_process(source):
+    """``"side"`` (starts no accelerator) or ``"device"``.
+
+    A program that starts other Python processes is a device program even if it imports no JAX
+    itself: its children may open the device (``xla/ccache_serialize.py`` compiles in one child and
+    loads in the next).
+
+    >>> lane("import subprocess, sys\\nsubprocess.run([sys.executable, '-c', 'import jax'])\\n")
+    'device'
+    """
+    if pins_own_process(source):
+        return "side"
+    if not starts_jax(source) and not re.search(r"\bsubprocess\b|sys\.executable|multiprocessing", source):
         return "side"
     return "device"
 
