@@ -70,7 +70,5 @@ for _ in range(10):
     p1, p2, ref = step_jit(p1, x_b, y_b), step_smap(p2, x_b, y_b), step_jit(ref, x, y)
 d_smap, d_one = diff(p1, p2), diff(p1, ref)
 print(f"after 10 steps: max |jit - shard_map| = {d_smap:.1e}, max |jit - one device| = {d_one:.1e}")
-assert d_smap < 1e-6 and d_one < 1e-6
-if devices[0].platform == "cpu":  # the two 8-device versions: bit-identical; one device: rounding
-    assert d_smap == 0.0 < d_one
+assert d_smap < 1e-6 and d_one < 1e-6  # float32 rounding: the partial sums are added in another order
 assert all(a.sharding.is_fully_replicated for a in jax.tree.leaves((p1, p2)))

@@ -40,8 +40,9 @@ grad_gap = jnp.max(jnp.abs(compiled["full"][1](c, x) - compiled["chunked_remat"]
 print(f"max difference: loss {loss_gap:.1e}, gradient {grad_gap:.1e}")
 
 score_matrix = 2048 * 2048 * 4
-assert temps["full"][0] >= score_matrix  # vmap materializes the whole score matrix
-assert temps["chunked"][0] < score_matrix / 3  # two buffers of one chunk, 1/8 of the matrix each
-assert temps["chunked"][1] > score_matrix  # without remat, the backward pass keeps every chunk's scores
-assert temps["chunked_remat"][1] < score_matrix / 3  # with remat, one chunk at a time again
 assert loss_gap < 1e-5 and grad_gap < 1e-6
+if jax.default_backend() == "cpu":  # the CPU's buffer plan (a TPU v5e reported no temporaries here)
+    assert temps["full"][0] >= score_matrix  # vmap materializes the whole score matrix
+    assert temps["chunked"][0] < score_matrix / 3  # two buffers of one chunk, 1/8 of the matrix each
+    assert temps["chunked"][1] > score_matrix  # without remat, the backward pass keeps every chunk's scores
+    assert temps["chunked_remat"][1] < score_matrix / 3  # with remat, one chunk at a time again

@@ -72,9 +72,10 @@ print(f"after a donated step: {after_donated / 2**20:.1f} MiB (+{(after_donated 
       f" old w deleted: {w.is_deleted()}")
 print("memory_stats() on", jax.devices()[0].platform, "->", jax.devices()[0].memory_stats())
 
-assert after_plain - before == w.nbytes  # one extra copy of the parameters
+assert after_plain - before >= w.nbytes  # one extra copy of the parameters
 assert w.is_deleted()
-assert after_donated == before  # donation: the new w took the old one's buffer, no extra copy
-if jax.default_backend() == "cpu":
+assert after_donated - before < w.nbytes  # donation: the new w took the old one's buffer, no extra copy
+if jax.default_backend() == "cpu":  # a TPU's profile also counts buffers of its runtime
+    assert after_plain - before == w.nbytes and after_donated == before  # exactly
     assert before == live  # on this CPU the profile counts exactly the live arrays' bytes
     assert jax.devices()[0].memory_stats() is None  # the CPU client keeps no allocator statistics

@@ -33,8 +33,11 @@ def traced_loop(w, x, sync):
 def gaps_between_runs(events):
     runs = collections.defaultdict(list)  # run_id -> (start, end) of each XLA op of that execution
     for e in events:
-        if e.get("ph") == "X" and e.get("args", {}).get("hlo_module") == "jit_step":
+        if e.get("ph") == "X" and e.get("args", {}).get("hlo_module") == "jit_step":  # XLA:CPU's op events
             runs[e["args"]["run_id"]].append((e["ts"], e["ts"] + e["dur"]))
+    if not runs:  # a TPU's trace: one span per execution on the device's "XLA Modules" track
+        modules = [e for e in events if e.get("ph") == "X" and e["name"].startswith("jit_step(")]
+        runs = {i: [(e["ts"], e["ts"] + e["dur"])] for i, e in enumerate(modules)}
     spans = sorted((min(s for s, _ in ops), max(t for _, t in ops)) for ops in runs.values())
     return [b[0] - a[1] for a, b in zip(spans, spans[1:])]  # µs from one run's last op to the next's first
 

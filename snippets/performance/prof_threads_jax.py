@@ -34,28 +34,32 @@ with tempfile.TemporaryDirectory() as log_dir:
     events = json.load(gzip.open(trace_file))["traceEvents"]
 
 processes = {e["pid"]: e["args"]["name"] for e in events if e.get("name") == "process_name"}
-threads = {e["tid"]: e["args"]["name"].split("/")[0] for e in events if e.get("name") == "thread_name"}
+threads = {(e["pid"], e["tid"]): e["args"]["name"].split("/")[0] for e in events if e.get("name") == "thread_name"}
 spans = [e for e in events if e.get("ph") == "X"]  # complete events: a start "ts" and a "dur", in µs
-ops = [e for e in spans if "hlo_op" in e.get("args", {})]  # XLA's ops carry the instruction's name
-print("processes:", sorted(processes.values()))
-print("threads:", sorted(set(threads.values())))  # names without their "/<id>" suffix
-on_python = sum(threads[e["tid"]] == "python" for e in ops)
-on_xla = sum(threads[e["tid"]].startswith("tf_XLA") for e in ops)
-print(f"XLA ops on 'python': {on_python}, on tf_XLA* threads: {on_xla} of {len(ops)}")
-host = {e["name"] for e in spans if threads[e["tid"]] == "python"}
-print("host events on 'python':", sorted(host & {"PjitFunction(step)", "ParseArguments", "train"}))
-runs = collections.Counter(e["args"]["run_id"] for e in ops)  # one run_id per execution of the program
-print(f"{len(runs)} runs of jit_step, {len(ops) // len(runs)} XLA ops each")
-print("some XLA ops:", sorted({e["name"] for e in ops})[:6])
-print("hlo_module of the ops:", sorted({e["args"]["hlo_module"] for e in ops}))
+track = {id(e): threads.get((e["pid"], e["tid"]), "") for e in spans}  # the thread each span is on
+(main,) = {track[id(e)] for e in spans if e["name"] == "PjitFunction(step)"}  # the thread that runs Python
+host = {e["name"] for e in spans if track[id(e)] == main}
 steps = sorted((e["args"]["step_num"], e["name"]) for e in spans if e["name"] == "train")
+print("processes:", sorted(processes.values()))
+print(f"Python's thread: {main!r}; host events on it:", sorted(host & {"PjitFunction(step)", "ParseArguments", "train"}))
 print("step spans:", steps)
-
-main = {threads[e["tid"]] for e in spans if e["name"] == "PjitFunction(step)"}
-assert len(runs) == 4 and len(set(runs.values())) == 1  # the same ops in every step
-assert main == {"python"} and "ParseArguments" in host  # the call of the jitted function is host work, on Python's thread
-assert {e["args"]["hlo_module"] for e in ops} == {"jit_step"}
+assert "ParseArguments" in host  # the call of the jitted function is host work, on Python's thread
 assert steps == [(str(i), "train") for i in range(4)]  # step_num becomes an argument of the event
+
+ops = [e for e in spans if "hlo_op" in e.get("args", {})]  # XLA:CPU's ops carry the instruction's name
 if jax.default_backend() == "cpu":  # on the CPU backend, one process, and the ops run on XLA's threads
+    print("threads:", sorted(set(threads.values())))  # names without their "/<id>" suffix
+    on_xla = sum(track[id(e)].startswith("tf_XLA") for e in ops)
+    print(f"XLA ops on {main!r}: {sum(track[id(e)] == main for e in ops)}, on tf_XLA* threads: {on_xla} of {len(ops)}")
+    runs = collections.Counter(e["args"]["run_id"] for e in ops)  # one run_id per execution of the program
+    print(f"{len(runs)} runs of jit_step, {len(ops) // len(runs)} XLA ops each")
+    print("some XLA ops:", sorted({e["name"] for e in ops})[:6])
+    print("hlo_module of the ops:", sorted({e["args"]["hlo_module"] for e in ops}))
     assert list(processes.values()) == ["/host:CPU"]
-    assert on_python == 0 and on_xla == len(ops) > 0  # XLA's thread pools run the program
+    assert on_xla == len(ops) > 0  # XLA's thread pools run the program, never Python's thread
+    assert len(runs) == 4 and len(set(runs.values())) == 1  # the same ops in every step
+    assert {e["args"]["hlo_module"] for e in ops} == {"jit_step"}
+else:  # each device is a process of its own, with its tracks (on a TPU: Steps, XLA Modules, XLA Ops...)
+    for pid, name in sorted(processes.items(), key=lambda kv: kv[1]):
+        if name.startswith("/device:"):
+            print(name, "tracks:", sorted({t for (p, _), t in threads.items() if p == pid}))

@@ -51,7 +51,7 @@ for name, (g, host_in_jaxpr, placed, temp, host_temp) in stats.items():
     assert host_in_jaxpr == offloads  # on every backend, JAX marks the offload in the jaxpr
     if jax.default_backend() == "cpu":  # the CPU lowering drops the marks: nothing moves
         assert not placed and host_temp == 0 and temp == temp_ref  # same plan as keeping them
-    elif jax.default_backend() in ("gpu", "tpu"):  # the residuals wait in host memory instead
-        assert placed == offloads and (host_temp > 0) == offloads
-        if offloads:
-            assert temp < temp_ref  # ... and the device needs fewer temporaries
+    elif jax.default_backend() in ("gpu", "tpu"):  # JAX lowers the marks for these two platforms
+        assert placed == offloads
+    if jax.default_backend() == "tpu":  # seen on a TPU v5e: the residuals wait in host memory
+        assert (host_temp > 0) == offloads  # the device temporaries are printed, not compared

@@ -63,8 +63,8 @@ for g in grads.values():  # every policy, loop or scan: the same gradient
 on_cpu = jax.default_backend() == "cpu"  # the buffer plan and the cost model are the backend's
 for use_scan in (False, True):  # saving less means less memory and more recomputation
     m, f = [mem[use_scan, n] for n in policies], [flops[use_scan, n] for n in policies]
-    assert m[-1] < m[0] and f[-1] > f[0]  # nothing_saveable against no checkpoint, on any backend
-    if on_cpu:  # the whole order, policy by policy
+    assert f[-1] > f[0]  # nothing_saveable recomputes more than no checkpoint, on any backend
+    if on_cpu:  # the CPU's buffer plan (a TPU v5e reported no temporaries here), policy by policy
         assert all(a > b for a, b in zip(m, m[1:])) and all(a < b for a, b in zip(f, f[1:]))
         assert f[1] < 1.05 * f[0]  # checkpoint_dots recomputes only cheap elementwise operations
 if on_cpu:  # the CPU's cost_analysis counts a loop body once, not once per iteration

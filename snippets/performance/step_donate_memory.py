@@ -41,14 +41,18 @@ for name, row in stats.items():
 for name, inputs in copied.items():
     print(f"inputs that the compiled step copies, {name}: {inputs}")
 
-(*_, alias0, temp0, total0), (*_, alias1, temp1, total1) = stats.values()
+(*_, alias0, temp0, total0), (_, out1, alias1, temp1, total1) = stats.values()
 saved = total0 - total1
 print(f"saved: {saved:.2f} MiB, {saved / state_mb:.0%} of the state (asserted between 50% and 100% on the CPU)")
-assert alias0 == 0 and abs(alias1 - state_mb) < 0.01  # every state buffer is reused for its output
-if jax.default_backend() == "cpu":  # scratch sizes are the CPU's buffer plan; a GPU's plan differs
+print(f"{jax.default_backend()}: aliased {alias1:.2f} MiB for a state of {state_mb:.2f} MiB (its arrays' nbytes)")
+assert alias0 == 0 and out1 - alias1 < 0.01  # every output but the scalar loss reuses a donated buffer
+if jax.default_backend() == "cpu":  # buffers of exactly nbytes, and the CPU's own buffer plan
+    assert abs(alias1 - state_mb) < 0.01  # the aliased bytes are the state's
     assert temp1 > temp0 and 0.5 * state_mb < saved < state_mb  # some scratch instead: less than a full copy
     # Donated, an input whose old value is still read after its new value may be written is copied first.
     assert copied["no donation"] == [] and "params__w2__" in copied["donate_argnums=(0, 1)"]
+else:  # a TPU stores arrays in (8, 128) tiles: w3 (1024, 10) and b3 (10,) take padded buffers
+    assert alias1 >= state_mb
 
 step = jax.jit(train_step, donate_argnums=(0, 1))
 old_leaves = jax.tree.leaves((params, opt_state))

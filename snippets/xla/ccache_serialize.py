@@ -1,29 +1,37 @@
-"""Ship a compiled program: serialize it, then load and run it in a fresh process without its source."""
+"""Ship a compiled program: serialize it in one process, then load and run it in a fresh one without its source."""
 import os
-import pickle
 import subprocess
 import sys
 import tempfile
 
+import numpy as np
+
+# Two processes, one after the other, on the default backend: this one starts no JAX backend of its own,
+# so each of them can open the device (a TPU chip, for one, is held by a single process at a time).
+BUILD = """
+import pickle, sys
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax.experimental import serialize_executable
 
-
 def predict(params, x):
     w, b = params["w"], params["b"]
     return {"logits": jnp.tanh(x @ w + b)}
-
 
 k1, k2 = jax.random.split(jax.random.key(0))
 params = {"w": jax.random.normal(k1, (4, 3)), "b": jnp.zeros(3)}
 x = jax.random.normal(k2, (2, 4))
 compiled = jax.jit(predict).lower(params, x).compile()
 payload, in_tree, out_tree = serialize_executable.serialize(compiled)  # bytes + two treedefs
-print(f"serialized: {type(payload).__name__}; input tree {in_tree}")  # its length varies a little
+with open(sys.argv[1], "wb") as f:
+    # Treedefs pickle; the arrays go as NumPy arrays.
+    pickle.dump((payload, in_tree, out_tree, jax.device_get(params), np.asarray(x)), f)
+np.save(sys.argv[2], np.asarray(compiled(params, x)["logits"]))
+print(f"{jax.default_backend()}: serialized {type(payload).__name__}; input tree {in_tree}")  # its length varies
+"""
 
-CHILD = """
+LOAD = """
 import pickle, sys
 import jax
 import numpy as np
@@ -39,20 +47,20 @@ payload, in_tree, out_tree, params, x = pickle.load(open(sys.argv[1], "rb"))
 loaded = serialize_executable.deserialize_and_load(payload, in_tree, out_tree)
 out = loaded(params, x)
 np.save(sys.argv[2], np.asarray(out["logits"]))
-print(type(loaded).__name__, out["logits"].shape, "XLA compilations:", len(compiles))
+print(type(loaded).__name__, out["logits"].shape, "XLA compilations:", len(compiles), "| on", jax.default_backend())
 """
 
 with tempfile.TemporaryDirectory() as tmp:
-    blob, result = os.path.join(tmp, "predict.pkl"), os.path.join(tmp, "logits.npy")
-    with open(blob, "wb") as f:
-        # Treedefs pickle; the arrays go as NumPy arrays.
-        pickle.dump((payload, in_tree, out_tree, jax.device_get(params), np.asarray(x)), f)
-    out = subprocess.run([sys.executable, "-c", CHILD, blob, result], check=True,
+    blob = os.path.join(tmp, "predict.pkl")
+    built, loaded = os.path.join(tmp, "built.npy"), os.path.join(tmp, "loaded.npy")
+    out = subprocess.run([sys.executable, "-c", BUILD, blob, built], check=True,
                          capture_output=True, text=True).stdout
-    print("child:", out.strip())
-    child_logits = np.load(result)
+    print("process 1:", out.strip())
+    out = subprocess.run([sys.executable, "-c", LOAD, blob, loaded], check=True,
+                         capture_output=True, text=True).stdout
+    print("process 2:", out.strip())
+    same = np.array_equal(np.load(loaded), np.load(built))
 
-here = np.asarray(compiled(params, x)["logits"])
-print("same result as this process:", np.array_equal(child_logits, here))
-assert out.strip() == "Compiled (2, 3) XLA compilations: 0"  # loaded and run, never compiled
-assert np.array_equal(child_logits, here)  # the same executable gives the same bits
+print("same result in both processes:", same)
+assert out.startswith("Compiled (2, 3) XLA compilations: 0 |")  # loaded and run, never compiled
+assert same  # the same executable gives the same bits

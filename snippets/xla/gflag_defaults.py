@@ -55,8 +55,9 @@ if not os.environ.get("XLA_FLAGS"):  # the compiled-in defaults, unless the read
     assert {"CUBLASLT", "CUDNN", "TRITON", "BLOCK_LEVEL_EMITTER", "NATIVE_EMITTER"} <= set(backends)
 
 # XLA_FLAGS=--help prints the flag table and exits, but the log message that carries it is cut off.
-child = subprocess.run([sys.executable, "-c", "import jax; jax.numpy.ones(1)"],
-                       env=dict(os.environ, XLA_FLAGS="--help"), capture_output=True, text=True)
+child = subprocess.run([sys.executable, "-c", "import jax; jax.numpy.ones(1)"], capture_output=True, text=True,
+                       env=dict(os.environ, XLA_FLAGS="--help",
+                                JAX_PLATFORMS="cpu"))  # CPU by design: this process may hold the accelerator
 listed = [line for line in child.stderr.splitlines() if line.startswith("\t--xla_")]
 print("--help: exit code", child.returncode, "|", len(listed), "flags listed of", len(values))
 assert child.returncode != 0 and len(listed) < len(values)

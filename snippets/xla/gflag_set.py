@@ -14,6 +14,19 @@ def kernels(compiled):  # the fused kernels the entry computation calls
     return compiled.as_text().split("ENTRY")[1].count(" fusion(")
 """
 exec(SOURCE)  # the same f and helper in this process
+
+
+def child(flags, code):
+    """XLA reads XLA_FLAGS once, when JAX starts its backend: so a new process."""
+    return subprocess.run([sys.executable, "-c", SOURCE + code], capture_output=True, text=True,
+                          env=dict(os.environ, XLA_FLAGS=flags))
+
+
+# The new processes run first, before this one starts its backend: a TPU chip, for one, can be
+# opened by only one process at a time.
+run = child("--xla_disable_hlo_passes=fusion", "print(kernels(jax.jit(f).lower(jnp.ones(1000)).compile()))")
+typo = child("--xla_disable_hlo_pass=fusion", "jnp.ones(1)")  # misspelled: no final s
+
 x = jnp.linspace(0.0, 1.0, 1000)
 NO_FUSION = {"xla_disable_hlo_passes": "fusion"}  # skip XLA's fusion pass
 
@@ -27,18 +40,8 @@ if jax.default_backend() == "cpu":  # XLA:CPU fuses the three operations into on
     assert kernels(default) == 1 and kernels(at_compile) == 5
 assert jnp.allclose(at_jit(x), default(x))  # same numbers, different kernels
 
-
-def child(flags, code):
-    """XLA reads XLA_FLAGS once, when JAX starts its backend: so a new process."""
-    return subprocess.run([sys.executable, "-c", SOURCE + code], capture_output=True, text=True,
-                          env=dict(os.environ, XLA_FLAGS=flags))
-
-
-run = child("--xla_disable_hlo_passes=fusion", "print(kernels(jax.jit(f).lower(jnp.ones(1000)).compile()))")
 print("XLA_FLAGS=--xla_disable_hlo_passes=fusion: kernels", run.stdout.strip())
 assert int(run.stdout) == kernels(at_compile)
-
-typo = child("--xla_disable_hlo_pass=fusion", "jnp.ones(1)")  # misspelled: no final s
 print("misspelled in XLA_FLAGS: exit code", typo.returncode, "|",
       typo.stderr[typo.stderr.index("Unknown flag"):].splitlines()[0])
 assert typo.returncode != 0

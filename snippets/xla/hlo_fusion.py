@@ -1,4 +1,6 @@
 """Find the fusions in XLA's optimized HLO: many StableHLO ops become one fused kernel."""
+import re
+
 import jax
 import jax.numpy as jnp
 
@@ -14,8 +16,8 @@ def computations(hlo_text):
         if line.endswith("{") and " -> " in line:  # a header: "%name (params) -> type {"
             name = line.split()[1] if line.startswith("ENTRY") else line.split()[0]
             found[name] = []
-        elif name and " = " in line:  # "%add.0 = f32[4,2]{1,0} add(%a, %b), ..."
-            found[name].append(line.split(" = ", 1)[1].split("(")[0].split()[-1])
+        elif name and " = " in line:  # "%add.0 = f32[4,2]{1,0} add(%a, %b), ...": the opcode before "("
+            found[name].append(re.search(r" = .*?([a-z][\w-]*)\(", line).group(1))
         elif line == "}":
             name = None
     return found

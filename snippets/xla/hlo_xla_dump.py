@@ -47,13 +47,15 @@ with tempfile.TemporaryDirectory() as tmp:
     print("folders named later exist:", [os.path.exists(d) for d in late])
     print("modules in the compiler_options folder:", sorted({n.split(".")[1] for n in os.listdir(per_function)}))
 
-    assert any(n.endswith(".jit_first.before_optimizations.txt") for n in names)  # HLO before XLA's passes
+    def dumped(module, kind):  # module_<number>.<module>[.<more, on a TPU>].<kind>
+        return any(n.split(".")[1] == module and n.endswith(kind) for n in names)
+    assert dumped("jit_first", ".before_optimizations.txt")  # HLO before XLA's passes
     assert len(optimized) == 1 and fusions >= 1  # ... and after them, fused
-    assert any(n.endswith(".jit_second.before_optimizations.txt") for n in names)  # still the first folder
-    assert {"jit_first", "jit_second", "jit_third"} <= {n.split(".")[1] for n in names}  # all three there
+    assert dumped("jit_second", ".before_optimizations.txt")  # still the first folder
     assert not any(os.path.exists(d) for d in late)  # changing XLA_FLAGS in the running process did nothing
     assert {n.split(".")[1] for n in os.listdir(per_function)} == {"jit_third"}  # one function's dump
     if backend == "cpu":  # XLA:CPU's file names; a GPU's optimized HLO is named after the GPU
+        assert "jit_third" in {n.split(".")[1] for n in names}  # some of its files went to both folders
         assert optimized[0].endswith(".jit_first.cpu_after_optimizations.txt")
         for report in ("-buffer-assignment.txt", "-live-range.txt", "-memory-usage-report.txt"):
             assert any(n.endswith(".jit_first.cpu_after_optimizations" + report) for n in names)
