@@ -70,8 +70,11 @@ def test_programs_in_one_process_each_start_from_a_fresh_state(tmp_path):
         import os, sys, warnings, logging
         import numpy as np
         import jax
+        import torch
         import helper_mod
         jax.config.update("jax_enable_x64", True)
+        torch.set_grad_enabled(False)
+        torch.set_default_dtype(torch.float64)
         os.environ["KB_LEFT_BEHIND"] = "1"
         np.set_printoptions(precision=2)
         warnings.simplefilter("ignore")
@@ -84,7 +87,9 @@ def test_programs_in_one_process_each_start_from_a_fresh_state(tmp_path):
         import os, sys, warnings, logging
         import numpy as np
         import jax
+        import torch
         assert not jax.config.jax_enable_x64, "JAX configuration leaked"
+        assert torch.is_grad_enabled() and torch.get_default_dtype() == torch.float32, "PyTorch state leaked"
         assert "KB_LEFT_BEHIND" not in os.environ, "environment leaked"
         assert np.get_printoptions()["precision"] == 8, "NumPy options leaked"
         assert logging.getLogger().level == logging.WARNING, "logging leaked"

@@ -61,6 +61,9 @@ with tempfile.TemporaryDirectory() as tmp:
     print("process 2:", out.strip())
     same = np.array_equal(np.load(loaded), np.load(built))
 
-print("same result in both processes:", same)
+import jax  # only now, after both children ended: until then the device was theirs to open
+
+print("same result in both processes:", same, "| this process's backend:", jax.default_backend())
+assert jax.default_backend() in out  # a serialized executable loads on the platform it was built for
 assert out.startswith("Compiled (2, 3) XLA compilations: 0 |")  # loaded and run, never compiled
 assert same  # the same executable gives the same bits

@@ -12,7 +12,7 @@ the next restored in between:
    process); ``sys.argv``, ``sys.path``, ``os.environ``, the working directory,
    ``sys.stdout``/``sys.stderr`` objects, the warning filters (and with them Python's "shown once"
    registries), the root logger, NumPy's error and print options, matplotlib's rc settings,
-   PyTorch's default dtype, thread count and float32 matmul precision, every JAX configuration
+   PyTorch's default dtype, grad mode, thread count and float32 matmul precision, every JAX configuration
    value, JAX's compilation caches (``jax.clear_caches``) and its persistent-cache state
    (``compilation_cache.reset_cache``) are put back; modules the program imported from its own
    folder are forgotten; its objects are collected (device buffers freed).
@@ -78,7 +78,8 @@ def _snapshot() -> dict[str, Any]:
     if "torch" in sys.modules:
         import torch
 
-        state["torch"] = (torch.get_default_dtype(), torch.get_num_threads(), torch.get_float32_matmul_precision())
+        state["torch"] = (torch.get_default_dtype(), torch.get_num_threads(), torch.get_float32_matmul_precision(),
+                          torch.is_grad_enabled())
     if "jax" in sys.modules:
         import jax
 
@@ -120,7 +121,8 @@ def _restore(state: dict[str, Any], folder: Path) -> None:
     if "torch" in sys.modules:
         import torch
 
-        dtype, threads, precision = state.get("torch", (torch.float32, torch.get_num_threads(), "highest"))
+        dtype, threads, precision, grad = state.get("torch", (torch.float32, torch.get_num_threads(), "highest", True))
+        torch.set_grad_enabled(grad)
         torch.set_default_dtype(dtype)
         torch.set_num_threads(threads)
         torch.set_float32_matmul_precision(precision)
