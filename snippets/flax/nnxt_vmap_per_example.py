@@ -3,6 +3,10 @@ import jax
 import jax.numpy as jnp
 from flax import nnx
 
+# Exact float32 products on every backend, for the comparison: at a TPU's default (one bfloat16 pass)
+# the batch gradient rounds each cotangent after the mean's division by 6, the per-example one before.
+jax.config.update("jax_default_matmul_precision", "highest")
+
 
 class MLP(nnx.Module):
     def __init__(self, rngs):

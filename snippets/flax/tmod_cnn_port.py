@@ -1,9 +1,14 @@
 """Port a seeded PyTorch CNN to Flax NNX: copy its state_dict, then compare outputs in eval and train mode."""
+import jax
 import jax.numpy as jnp
 import numpy as np
 import torch
 from flax import nnx
 from torch import nn
+
+# Exact float32 products on every backend, for the comparison: by default a TPU multiplies float32
+# in one bfloat16 pass and an A100 or H100 in TF32, which would outweigh the differences compared here.
+jax.config.update("jax_default_matmul_precision", "highest")
 
 torch.manual_seed(0)
 torch_model = nn.Sequential(

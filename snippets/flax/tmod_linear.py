@@ -1,8 +1,13 @@
 """Copy a PyTorch nn.Linear into an nnx.Linear: transpose the weight, copy the bias."""
+import jax
 import jax.numpy as jnp
 import numpy as np
 import torch
 from flax import nnx
+
+# Exact float32 products on every backend, for the comparison: by default a TPU multiplies float32
+# in one bfloat16 pass and an A100 or H100 in TF32, which would outweigh the differences compared here.
+jax.config.update("jax_default_matmul_precision", "highest")
 
 torch.manual_seed(0)
 layer_t = torch.nn.Linear(4, 3)  # weight: (out, in) = (3, 4)

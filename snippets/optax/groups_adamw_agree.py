@@ -5,6 +5,10 @@ import numpy as np
 import optax
 import torch
 
+# Exact float32 products on every backend, for the comparison: by default a TPU multiplies float32
+# in one bfloat16 pass and an A100 or H100 in TF32, which would outweigh the differences compared here.
+jax.config.update("jax_default_matmul_precision", "highest")
+
 rng = np.random.default_rng(0)
 w1, w2 = rng.normal(size=(4, 8)).astype(np.float32), rng.normal(size=(8, 1)).astype(np.float32)
 x, y = rng.normal(size=(16, 4)).astype(np.float32), rng.normal(size=(16, 1)).astype(np.float32)
@@ -55,8 +59,11 @@ labels = jax.tree_util.tree_map_with_path(
 diff = max_diff_after_20_steps(optax.partition({"decay": optax.adamw(0.05, weight_decay=0.1),
                                                 "no_decay": optax.adamw(0.05, weight_decay=0.0)}, labels))
 diff_all = max_diff_after_20_steps(optax.adamw(0.05, weight_decay=0.1))  # decay on every parameter
-tol = 5e-5  # absolute; the parameters are of order 1 and float32 epsilon is about 1.2e-7
-print(f"max |PyTorch - optax.partition| over all parameters: {diff:.1e} (tolerance {tol:.0e})")
+# Absolute; the parameters are of order 1 and float32 epsilon is about 1.2e-7. Off the CPU, tanh and
+# Adam's bias correction 1 - b2**t (a power) use the device's own float32 functions: 1.5e-4 on a TPU v5e.
+tol = 5e-5 if jax.default_backend() == "cpu" else 5e-4
+print(f"max |PyTorch - optax.partition| over all parameters: {diff:.1e} "
+      f"(tolerance {tol:.0e} on {jax.default_backend()})")
 print(f"max |PyTorch - one optax.adamw for everything|:      {diff_all:.1e}")
 assert diff < tol
 assert diff_all > 100 * tol  # the groups matter: decaying every parameter gives other numbers

@@ -36,7 +36,9 @@ tx = optax.adamw(warm)
 first, opt_state = tx.update(grads, tx.init(params), params)
 second, _ = tx.update(grads, opt_state, params)
 print(f"adamw, warmup from 0: first update {abs(float(first['w'][0])):.4f}, second {float(second['w'][0]):+.4f}")
-assert float(first["w"][0]) == 0.0 and jnp.isclose(second["w"][0], -warm(1))
+# Off the CPU, Adam's bias correction uses the device's power function (3e-4 relative at step 2 on a TPU).
+rtol = 1e-5 if jax.default_backend() == "cpu" else 1e-3
+assert float(first["w"][0]) == 0.0 and jnp.isclose(second["w"][0], -warm(1), rtol=rtol)
 opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=0.1)
 try:
     torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.0)

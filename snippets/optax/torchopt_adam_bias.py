@@ -1,4 +1,5 @@
 """Why Adam agrees less closely than SGD: optax computes 1 - b2**t in float32."""
+import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
@@ -34,4 +35,7 @@ b2_exact = 1 - 2.0**-10  # 0.9990234375 is exact in float32, so nothing is round
 g_default, g_exact = gap(0.999), gap(b2_exact)
 print(f"Adam, b2=0.999:        max |torch - optax| = {g_default:.1e}")
 print(f"Adam, b2={b2_exact}: max |torch - optax| = {g_exact:.1e}")
-assert g_exact < g_default / 5  # the rounded b2 explains most of the gap
+# On the CPU the rounded b2 explains most of the gap. A TPU computes b2**t with its own float32 power
+# function (about 1e-6 relative), which an exact b2 does not fix: there both gaps are alike.
+if jax.default_backend() == "cpu":
+    assert g_exact < g_default / 5

@@ -15,7 +15,9 @@ X1 = np.hstack([x, np.ones((64, 1))])  # the exact least-squares solution, for r
 best = float(np.mean((X1 @ np.linalg.lstsq(X1, y, rcond=None)[0] - y) ** 2))
 
 # JAX: split the module into a graph and its parameters, and optimise a pure function of them.
-model = nnx.Linear(3, 1, rngs=nnx.Rngs(0), param_dtype=jnp.float64)
+# Zero weights to start: a TPU failed to compile the float64 random initializer (jax 0.10.2), and
+# any start reaches the optimum of this least-squares fit.
+model = nnx.Linear(3, 1, rngs=nnx.Rngs(0), param_dtype=jnp.float64, kernel_init=nnx.initializers.zeros_init())
 graphdef, params = nnx.split(model, nnx.Param)
 kernel0, bias0 = np.asarray(model.kernel[...]), np.asarray(model.bias[...])
 

@@ -39,7 +39,10 @@ pairs = {  # name: (torch factory, optax transformation, expected to match)
     "AMSGrad, torch's max, eps=0": (lambda p: torch.optim.Adam(p, lr, eps=0.0, amsgrad=True),
                                     torch_amsgrad, True),
 }
-tol, gaps, torch_states = 1e-9, {}, {}
+# A TPU has no float64 hardware: it emulates float64, with a less exact power function (the NAdam
+# pair that matches here differed by 1.8e-7 on a TPU v5e), so off the CPU a match is a gap below 1e-6.
+on_cpu = jax.default_backend() == "cpu"
+tol, gaps, torch_states = 1e-9 if on_cpu else 1e-6, {}, {}
 print(f"{'optimizer':29s} max |torch - optax| after {len(grads)} steps (float64)")
 for name, (make_torch, tx, match) in pairs.items():
     p = torch.nn.Parameter(torch.from_numpy(w0.copy()))
@@ -56,7 +59,7 @@ for name, (make_torch, tx, match) in pairs.items():
     print(f"{name:29s} {gap:.1e}")
     assert (gap < tol) if match else (gap > 1e3 * tol), name
     assert np.abs(np.asarray(params) - w0).max() > lr  # the weights really moved
-print(f"a pair matches when the gap is below {tol:.0e}")
+print(f"a pair matches when the gap is below {tol:.0e} (on {jax.default_backend()})")
 # torch NAdam's momentum at step t is b1 * (1 - 0.5 * 0.96 ** (t * momentum_decay)), not b1.
 mu = lambda t, momentum_decay=4e-3: 0.9 * (1 - 0.5 * 0.96 ** (t * momentum_decay))
 print("torch NAdam momentum at steps 1, 1000, 10000:", [round(mu(t), 3) for t in (1, 1000, 10000)])
@@ -64,8 +67,10 @@ t = np.arange(1, len(grads) + 1)
 assert np.isclose(float(torch_states["NAdam"]["mu_product"]), np.prod(mu(t)), rtol=1e-12)
 assert np.isclose(float(torch_states["NAdam momentum_decay=1e9"]["mu_product"]), 0.9 ** len(grads),
                   rtol=1e-12)  # momentum b1 at every step, as in optax.nadam
-# RAdam's remaining gap is where eps goes: torch adds it before the bias correction.
-assert gaps["RAdam eps=0"] < 1e-3 * gaps["RAdam"]
+# RAdam's remaining gap is where eps goes: torch adds it before the bias correction. It is about
+# 2e-10, visible only where float64 is exact (the CPU).
+if on_cpu:
+    assert gaps["RAdam eps=0"] < 1e-3 * gaps["RAdam"]
 # Both rectify once rho_t > 5 (optax: >= 5); with b2=0.999 no step lands exactly on 5.
 rho = 2 / (1 - b2) - 1 - 2 * t * b2**t / (1 - b2**t)
 print("RAdam rectifies from step", int(t[rho > 5][0]), "of", len(grads))

@@ -1,4 +1,5 @@
 """Each torch.optim optimizer and its optax twin, fed the same 5 gradients: max difference."""
+import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
@@ -27,7 +28,9 @@ pairs = {  # name: (torch optimizer factory, optax transformation)
                 optax.adagrad(lr, initial_accumulator_value=0.0, eps=0.0)),
 }
 
-rtol, atol = 1e-5, 1e-6
+# Off the CPU, optax's bias correction 1 - b2**t uses the device's float32 power function (about 1e-6
+# relative on a TPU v5e), and 1 - 0.999**t ~ 1e-3 magnifies that: 5.8e-6 on a TPU v5e.
+rtol, atol = (1e-5, 1e-6) if jax.default_backend() == "cpu" else (1e-4, 2e-5)
 gaps = {}
 print(f"{'optimizer':17s} max |torch - optax| after {len(grads)} steps")
 for name, (make_torch, tx) in pairs.items():
@@ -48,4 +51,4 @@ for name, (make_torch, tx) in pairs.items():
 # Adam rounds more than SGD (see the bias-correction section), yet stays within tolerance.
 adam_gap = min(gaps["Adam"], gaps["Adam + L2"], gaps["AdamW"])
 assert adam_gap > 10 * max(gaps["SGD momentum"], gaps["SGD Nesterov"])
-print(f"all agree within rtol={rtol:.0e}, atol={atol:.0e} (float32)")
+print(f"all agree within rtol={rtol:.0e}, atol={atol:.0e} (float32, {jax.default_backend()})")
