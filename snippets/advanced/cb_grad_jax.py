@@ -37,7 +37,11 @@ fd = (scipy.special.gammaln(np.float64(x) + eps) - scipy.special.gammaln(np.floa
 print("grad via callbacks:", grad)
 print("digamma (jax):     ", analytic)
 print("finite differences:", fd.astype(np.float32))
-assert jnp.allclose(grad, analytic, rtol=1e-5)
+# SciPy's digamma against JAX's: float32 rounding on the CPU; a TPU computes JAX's with its own approximations.
+tol = 1e-5 if jax.default_backend() == "cpu" else 1e-4
+gap = float(jnp.max(jnp.abs(grad / analytic - 1)))
+print(f"max relative gap to jax digamma: {gap:.1e}, tolerance on {jax.default_backend()}: {tol:.0e}")
+assert jnp.allclose(grad, analytic, rtol=tol)
 assert np.allclose(grad, fd, rtol=1e-4)
 per_example = jax.vmap(jax.grad(lambda v: log_gamma(v)))(x)  # also batches under vmap
-assert jnp.allclose(per_example, analytic, rtol=1e-5)
+assert jnp.allclose(per_example, analytic, rtol=tol)

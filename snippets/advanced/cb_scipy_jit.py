@@ -27,7 +27,11 @@ print("callback result:", y)
 print("jnp result:     ", reference)
 print("the callback saw:", seen)
 assert isinstance(y, jax.Array) and y.dtype == jnp.float32
-assert jnp.allclose(y, reference, rtol=1e-5)
+# SciPy's gammaln against JAX's: float32 rounding on the CPU; a TPU computes JAX's with its own approximations.
+tol = 1e-5 if jax.default_backend() == "cpu" else 1e-3
+gap = float(jnp.max(jnp.abs(y / reference - 1)))
+print(f"max relative gap: {gap:.1e}, tolerance on {jax.default_backend()}: {tol:.0e}")
+assert jnp.allclose(y, reference, rtol=tol)
 assert seen == [("ArrayImpl", (6,), "float32")]  # a jax.Array on the CPU, not a tracer
 
 log_gamma(x + 1.0)  # same shape: no new trace, but the callback runs again

@@ -21,9 +21,11 @@ print(exported.in_avals, "->", exported.out_avals)
 # The output keeps the input's batch size b.
 assert [str(a) for a in exported.in_avals + exported.out_avals] == ["float32[b,4]", "float32[b,2]"]
 
+# float32 rounding on the CPU; off it, tanh has its own approximation (a TPU's differs by ~1e-6 to 1e-5).
+tol = 1e-5 if jax.default_backend() == "cpu" else 1e-4
 for n in (3, 5):  # two batch sizes, one exported program
     x = np.arange(n * 4, dtype=np.float32).reshape(n, 4) / 10
     y = np.asarray(exported.call(x))
     expected = np.tanh(x @ w1 + b1) @ w2 + b2
-    print(n, y.shape, y[0])
-    assert np.allclose(y, expected, atol=1e-5)
+    print(n, y.shape, y[0], f"| max gap to NumPy {np.abs(y - expected).max():.1e}")
+    assert np.allclose(y, expected, atol=tol)

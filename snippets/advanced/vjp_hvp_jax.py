@@ -3,6 +3,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+jax.config.update("jax_default_matmul_precision", "highest")  # float32 products on every backend, for the checks
+
 
 def loss(w, X, y):  # logistic regression, labels y in {-1, +1}
     return jnp.mean(jax.nn.softplus(-y * (X @ w)))

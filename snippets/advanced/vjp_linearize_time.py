@@ -48,8 +48,10 @@ assert all(jnp.allclose(apply(f_lin, u), jvp_each(x, u), rtol=1e-4, atol=1e-6) f
 print(f"machine: {platform.machine()}, {os.cpu_count()} CPU cores, JAX backend: {jax.default_backend()}")
 print(f"{K} tangents, best of {REPEATS}: jax.jvp each time {t_jvp[-1] * 1e3:.1f} ms, "
       f"linearize once + linear map {t_lin[-1] * 1e3:.1f} ms, ratio {t_jvp[-1] / t_lin[-1]:.1f}")
-# On a 2-core machine the ratio ranged from 2.0 to 4.1 in 16 runs and fell below 2 once in CI.
-assert t_jvp[-1] > 1.5 * t_lin[-1]
+# On a 2-core CPU the ratio ranged from 2.0 to 4.1 in 16 runs and fell below 2 once in CI. A TPU v5e
+# factorizes the 400 x 400 matrix so fast that launching the calls dominates: the ratio was 1.3 there.
+if jax.default_backend() == "cpu":
+    assert t_jvp[-1] > 1.5 * t_lin[-1]
 
 steps = range(1, K + 1)
 plt.figure(figsize=(5, 3.2))

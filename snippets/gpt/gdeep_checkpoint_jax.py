@@ -81,7 +81,7 @@ def loss_fn(model, x, y):
     return optax.softmax_cross_entropy_with_integer_labels(logits, y[:, DIGITS:]).mean()
 
 
-jax.config.update("jax_default_matmul_precision", "highest")  # no TF32 on GPUs: compare float32 exactly
+jax.config.update("jax_default_matmul_precision", "highest")  # float32 products on every backend, for the check
 x, y = (jnp.asarray(a) for a in batch(np.random.default_rng(0), 64))
 
 
@@ -101,9 +101,12 @@ for remat in (False, True):
 
 (g0, temp0, fl0, arg0), (g1, temp1, fl1, arg1) = results[False], results[True]
 gdiff = max(float(jnp.max(jnp.abs(a - b))) for a, b in zip(jax.tree.leaves(g0), jax.tree.leaves(g1)))
-print(f"with / without remat: temporaries {temp1 / temp0:.2f}, flops {fl1 / fl0:.2f};"
-      f" max |gradient difference| {gdiff:.1e} (dropout on in both)")
+print(f"with / without remat: flops {fl1 / fl0:.2f}; max |gradient difference| {gdiff:.1e} (dropout on in both)")
 assert arg1 == arg0  # the same parameters and batch go in
 assert gdiff < 1e-5  # the recomputed forward pass draws the same dropout masks
-assert temp1 < 0.75 * temp0  # the per-layer activations are no longer kept for the backward pass
 assert fl1 > 1.1 * fl0  # paid for with a second forward pass through the blocks
+# The buffer plan is the backend's own: XLA:CPU keeps the per-layer activations for the backward pass
+# without remat, while a TPU v5e reported 0 bytes of temporaries for both steps. Assert it on the CPU.
+if jax.default_backend() == "cpu":
+    print(f"temporaries with / without remat: {temp1 / temp0:.2f}")
+    assert temp1 < 0.75 * temp0

@@ -27,7 +27,11 @@ g_nnx, g_exact = float(nnx.gelu(one)), float(nnx.gelu(one, approximate=False))
 g_torch, g_torch_tanh = float(nn.GELU()(torch.tensor(1.0))), float(nn.GELU("tanh")(torch.tensor(1.0)))
 print(f"GELU(1): nnx.gelu {g_nnx:.5f}, approximate=False {g_exact:.5f}, "
       f"nn.GELU() {g_torch:.5f}, nn.GELU('tanh') {g_torch_tanh:.5f}")
-assert abs(g_exact - g_torch) < 1e-6 and abs(g_nnx - g_torch_tanh) < 1e-6
+# Off the CPU, erf and tanh have their own approximations (a TPU's differ by ~1e-6 to 1e-5 relative).
+tol = 1e-6 if jax.default_backend() == "cpu" else 2e-5
+gaps = abs(g_exact - g_torch), abs(g_nnx - g_torch_tanh)
+print(f"gaps to PyTorch: exact {gaps[0]:.1e}, tanh {gaps[1]:.1e}; tolerance on {jax.default_backend()}: {tol:.0e}")
+assert max(gaps) < tol
 assert abs(g_nnx - g_torch) > 1e-4
 
 # Initial weights of a 256 x 256 Linear and a 1024 x 64 embedding table.

@@ -8,7 +8,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from flax import nnx
 
-jax.config.update("jax_default_matmul_precision", "highest")  # float32 matmuls, no TF32 on GPUs
+jax.config.update("jax_default_matmul_precision", "highest")  # float32 products: no TF32 (GPU), no bf16 pass (TPU)
 
 
 VOCAB, SEP, DIGITS, BLOCK = 11, 10, 8, 16
@@ -166,6 +166,8 @@ print(f"loss: eval {eval_loss:.6f}, train {train_loss:.6f}, train without dropou
 gap = np.abs(logits - ref_logits).max()
 print(f"max |logits - PyTorch logits| = {gap:.1e}; PyTorch eval loss {ref_loss:.6f}")
 assert gap < 1e-5
-assert abs(eval_loss - ref_loss) < 1e-5 and abs(off_loss - ref_loss) < 1e-5
+# The loss goes through exp and log, which a TPU computes with its own approximations: 5e-6 apart on a v5e.
+loss_tol = 1e-5 if jax.default_backend() == "cpu" else 1e-4
+assert abs(eval_loss - ref_loss) < loss_tol and abs(off_loss - ref_loss) < loss_tol
 assert abs(train_loss - ref_loss) > 1e-3  # dropout draws its own masks: no parity there
 assert not model.drop.deterministic and eval_model.drop.deterministic  # the view did not switch model

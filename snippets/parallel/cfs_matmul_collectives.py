@@ -15,7 +15,9 @@ print(f"{len(devices)} devices: {devices[0].platform}")
 mesh = jax.make_mesh((8,), ("x",), devices=devices)
 a = np.arange(16 * 32, dtype=np.float32).reshape(16, 32)  # (batch, features)
 w = np.ones((32, 8), np.float32)  # (features, outputs)
-COLLECTIVE = re.compile(r"\S+ = \S+ (all-reduce|all-gather|reduce-scatter|all-to-all)\([^)]*\)")
+# Backends that run collectives asynchronously (GPU, TPU) print start/done pairs such as
+# all-reduce-start and all-reduce-done; the optional "-start" below matches those as well.
+COLLECTIVE = re.compile(r"\S+ = [^=\n]* (all-reduce|all-gather|reduce-scatter|all-to-all)(?:-start)?\([^)]*\)")
 
 
 def compiled_collectives(spec_a, spec_w, out_spec):

@@ -11,6 +11,7 @@ from jax.sharding import AxisType, NamedSharding
 devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
 print(f"{len(devices)} devices: {devices[0].platform}")
 jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
+jax.config.update("jax_default_matmul_precision", "highest")  # float32 products on every backend, for the checks
 
 kx, k1, k2, k3 = jax.random.split(jax.random.key(0), 4)
 x = jax.random.normal(kx, (64, 16))

@@ -10,6 +10,7 @@ import optax
 devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
 print(f"{len(devices)} devices: {devices[0].platform}")
 jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
+jax.config.update("jax_default_matmul_precision", "highest")  # float32 products on every backend, for the checks
 
 kx, kp = jax.random.split(jax.random.key(0))
 x = jax.random.normal(kx, (64, 16))  # one batch: 64 examples, 16 features
