@@ -18,7 +18,8 @@ def norm_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
     n = norm(x)
     safe_n = jnp.where(n == 0, 1.0, n)  # never divide by zero, not even in the unused branch
-    return n, jnp.where(n == 0, 0.0, jnp.dot(x, t) / safe_n)  # linear in the tangent t
+    # linear in the tangent t; "highest": a GPU's or TPU's default would round this product
+    return n, jnp.where(n == 0, 0.0, jnp.dot(x, t, precision="highest") / safe_n)
 
 
 @jax.custom_jvp

@@ -5,6 +5,9 @@ import optax
 import torch
 from torch.optim import lr_scheduler as L
 
+# optax's piecewise-interpolate schedules (cosine_onecycle among them) pick their rate with a dot
+# product, which a GPU or TPU would round at its default matmul precision: exact float32 here.
+jax.config.update("jax_default_matmul_precision", "highest")
 N, LR = 100, 0.1
 
 

@@ -69,10 +69,13 @@ rules after the block.
 >>> products()                     # JAX's own rules are back
 [1.0, 1.0]
 
-Why our own code: JAX has no switch that makes the CPU compute like an accelerator
-(``jax_default_matmul_precision`` only raises precision, and the CPU ignores it), XLA:CPU has no
-flag that rounds dot operands, and no library we found emulates it; the rules are a few lines
-around JAX's own.
+Why our own code: JAX has no switch that makes the CPU compute like an accelerator, and we found
+neither an XLA:CPU flag that rounds dot operands nor a library that emulates it. The nearest
+setting, ``JAX_DEFAULT_MATMUL_PRECISION=BF16_BF16_F32``, is the program's own setting changed
+(a program that prints or tests it sees another value), does not reach convolutions, and has no
+TF32 counterpart on the CPU (``TF32_TF32_F32`` is refused there). The rules are a few lines
+around JAX's own; they read JAX internals (``mlir._platform_specific_lowerings``, the rules'
+``precision`` parameter), which the tests and the doctests above check on each JAX release.
 """
 
 from __future__ import annotations

@@ -1,0 +1,126 @@
+"""The precision check (tools/precision_check.py, kb.run.precision): on the CPU, a comparison
+whose tolerance holds only at full float32 fails as it does on a TPU or GPU, and one whose
+program asked for "highest"/"float32" passes.
+
+The site's own programs under bf16 (the last test) run only when ``KB_PRECISION_SITE=1`` is set,
+or by name:
+``KB_PRECISION_SITE=1 python -m pytest -p no:cacheprovider tests/test_precision_check.py -k site``
+(``python -m tools.precision_check`` is the same check, with a report per program).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from kb import runner
+from kb.records import problem
+from kb.run import precision
+from tools import precision_check
+from tools.site import ROOT
+
+# A jnp product against NumPy's float32 one, at rtol 1e-6: true on the CPU, not at DEFAULT
+# precision on an accelerator (bf16: ~1e-3, TF32: ~1e-4). The JAX_NUM_CPU_DEVICES setting before
+# `import jax` must still be seen: the emulation waits for the program's own import.
+PROGRAM = '''"""A matmul against NumPy at rtol 1e-6."""
+import os
+os.environ.setdefault("JAX_NUM_CPU_DEVICES", "2")
+import jax
+import jax.numpy as jnp
+import numpy as np
+{setting}
+rng = np.random.default_rng(0)
+a = rng.standard_normal((32, 32), dtype=np.float32)
+b = rng.standard_normal((32, 32), dtype=np.float32)
+ours = np.asarray({product})
+rel = float(np.abs(ours - a @ b).max() / np.abs(a @ b).max())
+print(f"devices {{jax.device_count()}}, relative error {{rel:.1e}}")
+assert jax.device_count() == 2
+assert rel < 1e-6, rel
+'''
+PROGRAMS = {
+    "default": PROGRAM.format(setting="", product="jnp.asarray(a) @ jnp.asarray(b)"),
+    "config_highest": PROGRAM.format(setting='jax.config.update("jax_default_matmul_precision", "highest")',
+                                     product="jnp.asarray(a) @ jnp.asarray(b)"),
+    "per_call_highest": PROGRAM.format(setting="", product='jnp.dot(a, b, precision="highest")'),
+}
+# ``with jax.default_matmul_precision("float32"):`` around a jitted product, written as a program does.
+CONTEXT = '''"""A matmul against NumPy at rtol 1e-6, float32 by the context manager."""
+import jax
+import jax.numpy as jnp
+import numpy as np
+rng = np.random.default_rng(0)
+a = rng.standard_normal((32, 32), dtype=np.float32)
+b = rng.standard_normal((32, 32), dtype=np.float32)
+with jax.default_matmul_precision("float32"):
+    ours = np.asarray(jax.jit(lambda x, y: x @ y)(a, b))
+rel = float(np.abs(ours - a @ b).max() / np.abs(a @ b).max())
+print(f"relative error {rel:.1e}")
+assert rel < 1e-6, rel
+'''
+
+
+def _jobs(tmp_path):
+    jobs = {}
+    for name, source in {**PROGRAMS, "context_float32": CONTEXT}.items():
+        path = tmp_path / "snippets" / "prec" / f"{name}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(source, encoding="utf-8")
+        assert precision_check.selected(source), name  # each is a program the check selects
+        jobs[name] = runner.job(path, tmp_path)
+    return jobs
+
+
+def _outcomes(records):
+    return {r["snippet"].rsplit("/", 1)[1][:-3]: problem(r) is None for r in records}
+
+
+def test_a_float32_tolerance_fails_under_the_emulation_and_highest_passes(tmp_path):
+    """Without the emulation all four pass (the CPU computes float32); under bf16 the DEFAULT
+    product fails its 1e-6, and the three ways of asking for float32 pass; TF32 fails it too."""
+    jobs = _jobs(tmp_path)
+    child = runner.CHILD
+    plain = precision_check.check(jobs.values(), None, timeout=120)
+    assert all(_outcomes(plain).values()) and len(plain) == 4, [r["stderr"] for r in plain]
+    bf16 = precision_check.check(jobs.values(), "bf16", timeout=120)
+    assert _outcomes(bf16) == {"default": False, "config_highest": True, "context_float32": True,
+                               "per_call_highest": True}, [(r["snippet"], r["stderr"][-300:]) for r in bf16]
+    line = PROGRAMS["default"].splitlines().index("assert rel < 1e-6, rel") + 1
+    [failed] = [r for r in bf16 if problem(r) is not None]
+    assert failed["error_line"] == line and "AssertionError" in failed["stderr"]
+    assert f"line {line}: AssertionError: " in precision_check.first_error(failed, PROGRAMS["default"])
+    [tf32] = precision_check.check([jobs["default"]], "tf32", timeout=120)
+    assert problem(tf32) is not None and tf32["error_line"] == line
+    assert runner.CHILD == child  # the build's child is back
+
+
+def test_a_default_convolution_is_rounded_and_a_highest_one_is_not():
+    """conv_general_dilated as dot_general: 1 + 2**-10 is 1 in bfloat16, itself in TF32 and float32."""
+    import jax
+    import jax.numpy as jnp
+
+    cpu = jax.devices("cpu")[0]
+    lhs = jax.device_put(jnp.full((1, 1, 4), 1 + 2**-10, jnp.float32), cpu)
+    rhs = jax.device_put(jnp.ones((1, 1, 1), jnp.float32), cpu)
+
+    def excess(**kw):
+        return float(jax.lax.conv_general_dilated(lhs, rhs, (1,), "VALID", **kw)[0, 0, 0] - 1) * 2**10
+
+    with precision.emulated("bf16"):
+        assert (excess(), excess(precision="highest")) == (0.0, 1.0)
+    with precision.emulated("tf32"):
+        assert excess() == 1.0
+    assert excess() == 1.0
+
+
+@pytest.mark.skipif(os.environ.get("KB_PRECISION_SITE") != "1",
+                    reason="the site's programs under bf16: set KB_PRECISION_SITE=1 (minutes; see the module docstring)")
+def test_the_sites_comparison_programs_pass_under_bf16():
+    """Every selected snippet (tools/precision_check.py's rule) passes with a TPU's default precision,
+    failures that are the emulation's own (a CPU-only block, tools.precision_check.ARTEFACTS) aside."""
+    records = precision_check.check(precision_check.site_jobs(), "bf16")
+    verdicts = {r["snippet"]: precision_check.verdict(r, (ROOT / r["snippet"]).read_text(encoding="utf-8"))
+                for r in records}
+    failed = {name: why for name, (kind, why) in verdicts.items() if kind == "failed"}
+    assert not failed, "\n".join(f"{name}: {why}" for name, why in sorted(failed.items()))
