@@ -43,8 +43,8 @@ kb_snippets_dir = "../snippets"  # every code cell loads a file from here (kb.ce
 myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
 myst_heading_anchors = 3
 
-# --- Execution: every snippet runs once, alone, in a fresh process (kb.runner, kb.records) -----
-# MyST-NB executes nothing: kb.records makes its reader fill each cell from the snippet's record
+# --- Execution: every snippet runs once, alone, in a fresh process (kb.run, kb.execution) -----
+# MyST-NB executes nothing: kb.reader makes its reader fill each cell from the snippet's record
 # (nb_custom_formats, nb_execution_mode = "off"). The source language's HTML build runs the
 # snippets that have no record yet, before any page is read (kb.execution).
 kb_records = str(ROOT / "_build" / "records")

@@ -12,6 +12,7 @@
     nox -s docs-gpu  the docs build with the CUDA build of jaxlib, on a machine with an NVIDIA GPU
     nox -s page -- docs/<section>/<page>.md   while writing: both languages, only that page executed
     nox -s canary [-- SPEC ... | --pre | --floors]  the snippets against other releases (report in _build/canary/)
+    nox -s precision [-- --mode tf32]   the comparison programs under an accelerator's default matmul precision
 
 All sessions share one environment (.nox/kb, Python 3.12, requirements.txt), installed once and
 reinstalled only when requirements.txt changes: torch alone is several GB.
@@ -151,7 +152,7 @@ def docs_gpu(session: nox.Session) -> None:
 
     Every program that starts JAX must have started the GPU backend (``kb_expect_backend=gpu``):
     a silent fallback to the CPU fails the build, naming the program. The runner lets the
-    programs share the GPU (no preallocation, ``kb.runner.SHARING``). Needs a machine with an
+    programs share the GPU (no preallocation, ``kb.run.process.SHARING``). Needs a machine with an
     NVIDIA driver for CUDA 13; it cannot run on the CPU-only CI.
     """
     bin_dir = _env(session, "kb-gpu", "requirements-gpu.txt")
@@ -212,6 +213,15 @@ def canary(session: nox.Session) -> None:
     of its own (.nox/canary/). Writes _build/canary/<versions>/report.md; exit status 1 on a failure."""
     bin_dir = _env(session)
     session.run(str(bin_dir / "python"), "-m", "tools.canary", *session.posargs, external=True)
+
+
+@nox.session
+def precision(session: nox.Session) -> None:
+    """The comparison programs on the CPU under an accelerator's default matmul precision:
+    nox -s precision [-- --mode tf32 | --only GLOB | --shard K/N] (default bf16, a TPU's one pass;
+    kb.run.precision). Exit status 1 where a tolerance holds only at full float32."""
+    bin_dir = _env(session)
+    session.run(str(bin_dir / "python"), "-m", "tools.precision_check", *session.posargs, external=True)
 
 
 @nox.session

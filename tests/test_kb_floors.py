@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from kb.floors import PACKAGES, RELEASES, floors_of, load_reports, page_floor, version_key
-from kb.records import pinned_versions
+from kb.run.store import pinned_versions
 from tools.site import DOCS, ROOT
 
 FLOORS = DOCS / "_data" / "floors"

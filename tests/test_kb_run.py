@@ -16,12 +16,13 @@ from tools.site import ROOT
 EXT = ROOT / "docs" / "_ext"
 sys.path.insert(0, str(EXT))
 
-from kb.records import problem  # noqa: E402
 from kb.run.batch import run_group  # noqa: E402
 from kb.run.noise import split  # noqa: E402
 from kb.run.plan import page_loads, pages_of  # noqa: E402
 from kb.run.policy import batch_group, lane  # noqa: E402
-from kb.runner import WARNINGS_AS_ERRORS, Job, reader_environment, run_snippet  # noqa: E402
+from kb.run.process import WARNINGS_AS_ERRORS, reader_environment  # noqa: E402
+from kb.run.runner import Job, run_snippet  # noqa: E402
+from kb.run.store import problem  # noqa: E402
 
 
 def test_the_run_core_imports_without_sphinx_docutils_or_myst_nb():
@@ -33,7 +34,9 @@ def test_the_run_core_imports_without_sphinx_docutils_or_myst_nb():
                     raise ImportError("blocked: " + name)
         sys.meta_path.insert(0, Block())
         sys.path.insert(0, {str(EXT)!r})
-        import kb.run, kb.run.batch, kb.run.noise, kb.run.plan, kb.run.policy, kb.run.snippet, kb.records, kb.runner
+        import kb.run, kb.run.batch, kb.run.precision, kb.run.noise, kb.run.plan, kb.run.policy, kb.run.snippet
+        import kb.run.process, kb.run.store, kb.run.preload, kb.run.runner
+        import kb.run.child  # the child script imports as a module too (kb.run.batch imports it)
         print("ok")
     """)
     run = subprocess.run([sys.executable, "-c", blocker], capture_output=True, text=True)

@@ -1,5 +1,5 @@
-"""Unit tests of kb.runner and kb.records: a snippet runs as a reader runs it, records are whole
-or absent, shards split the work, and records made differently are refused."""
+"""Unit tests of kb.run.runner, kb.run.preload and kb.run.store: a snippet runs as a reader runs it,
+records are whole or absent, shards split the work, and records made differently are refused."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import os
 
 import pytest
 
-from kb import records, runner
+from kb import reader
+from kb.run import preload, process, runner, snippet, store
 
 
 def _run(tmp_path, code, name="snippets/sec/a.py", timeout=60, env=None):
@@ -40,12 +41,12 @@ def test_a_deprecation_is_an_error_and_the_traceback_names_the_snippet_line(tmp_
     record = _run(tmp_path, code)
     assert record["returncode"] == 1 and record["error_line"] == 4
     assert 'File "snippets/sec/a.py", line 4' in record["stderr"], record["stderr"]
-    assert "DeprecationWarning: gone soon" in records.problem(record)
+    assert "DeprecationWarning: gone soon" in store.problem(record)
 
 
 def test_a_hanging_snippet_is_stopped_at_the_timeout(tmp_path):
     record = _run(tmp_path, '"""Hangs."""\nimport time\nwhile True:\n    time.sleep(0.1)\n', timeout=2)
-    assert record["timed_out"] and "still running after the 2 s timeout" in records.problem(record)
+    assert record["timed_out"] and "still running after the 2 s timeout" in store.problem(record)
 
 
 def test_a_figure_is_svg_with_its_place_in_stdout(tmp_path):
@@ -55,35 +56,35 @@ def test_a_figure_is_svg_with_its_place_in_stdout(tmp_path):
     assert record["returncode"] == 0, record["stderr"]
     [figure] = record["figures"]
     assert figure["offset"] == len("before\n") and ">A line</text>" in figure["svg"]
-    kinds = [o["output_type"] for o in records.notebook_outputs(record)]
+    kinds = [o["output_type"] for o in reader.notebook_outputs(record)]
     assert kinds == ["stream", "display_data", "stream"]
 
 
 def test_records_are_written_whole_and_a_partial_one_is_not_trusted(tmp_path):
     record = _run(tmp_path, '"""Prints."""\nprint(1)\n')
-    path = records.write_record(tmp_path / "store", record)
-    assert records.good_record(tmp_path / "store", record["snippet"], record["key"]) == record
+    path = store.write_record(tmp_path / "store", record)
+    assert store.good_record(tmp_path / "store", record["snippet"], record["key"]) == record
     assert not list(path.parent.glob("*.part"))  # written to a temporary file, then renamed
     path.write_text(path.read_text(encoding="utf-8")[: len(path.read_text(encoding="utf-8")) // 2], encoding="utf-8")
-    assert records.good_record(tmp_path / "store", record["snippet"], record["key"]) is None  # so it runs again
+    assert store.good_record(tmp_path / "store", record["snippet"], record["key"]) is None  # so it runs again
 
 
 def test_a_failed_run_is_not_reused(tmp_path):
     record = _run(tmp_path, '"""Fails."""\nassert 1 == 2, "no"\n')
-    records.write_record(tmp_path / "store", record)
-    assert records.read_record(records.record_path(tmp_path / "store", record["snippet"], record["key"]))
-    assert records.good_record(tmp_path / "store", record["snippet"], record["key"]) is None
+    store.write_record(tmp_path / "store", record)
+    assert store.read_record(store.record_path(tmp_path / "store", record["snippet"], record["key"]))
+    assert store.good_record(tmp_path / "store", record["snippet"], record["key"]) is None
 
 
 def test_timing_snippets_run_after_the_others_one_at_a_time(tmp_path):
-    for name, code in [("a", "print(1)\n"), ("t", f"{runner.TIMINGS}\nprint(2)\n"), ("b", "print(3)\n")]:
+    for name, code in [("a", "print(1)\n"), ("t", f"{snippet.TIMINGS}\nprint(2)\n"), ("b", "print(3)\n")]:
         (tmp_path / "snippets" / "sec").mkdir(parents=True, exist_ok=True)
         (tmp_path / "snippets" / "sec" / f"{name}.py").write_text(f'"""{name}."""\n{code}', encoding="utf-8")
     jobs = [runner.job(p, tmp_path) for p in sorted((tmp_path / "snippets" / "sec").glob("*.py"))]
     order = []
     runner.run_all(jobs, tmp_path / "store", timeout=60, workers=2, done=lambda r: order.append(r["snippet"]))
     assert order[-1] == "snippets/sec/t.py" and sorted(order[:2]) == ["snippets/sec/a.py", "snippets/sec/b.py"]
-    alone = {r["snippet"]: r["alone"] for r in map(records.read_record, (tmp_path / "store").rglob("*.json"))}
+    alone = {r["snippet"]: r["alone"] for r in map(store.read_record, (tmp_path / "store").rglob("*.json"))}
     assert alone == {"snippets/sec/a.py": False, "snippets/sec/b.py": False, "snippets/sec/t.py": True}
 
 
@@ -102,36 +103,36 @@ def test_shards_cover_every_snippet_once_and_balance_by_earlier_seconds():
 
 def test_records_from_another_lock_or_runner_are_refused(tmp_path):
     record = _run(tmp_path, '"""Prints."""\nprint(1)\n')
-    records.write_record(tmp_path / "shard", record)
-    env = records.environment()
-    assert records.import_records([tmp_path / "shard"], tmp_path / "store", env, runner.RUNNER) == 1
+    store.write_record(tmp_path / "shard", record)
+    env = store.environment()
+    assert store.import_records([tmp_path / "shard"], tmp_path / "store", env, process.RUNNER) == 1
     with pytest.raises(ValueError, match="made with lock .* but this build has 'other'"):
-        records.import_records([tmp_path / "shard"], tmp_path / "store2", env | {"lock": "other"}, runner.RUNNER)
+        store.import_records([tmp_path / "shard"], tmp_path / "store2", env | {"lock": "other"}, process.RUNNER)
     with pytest.raises(ValueError, match="made with runner"):
-        records.import_records([tmp_path / "shard"], tmp_path / "store2", env, "runner-9")
+        store.import_records([tmp_path / "shard"], tmp_path / "store2", env, "runner-9")
     broken = next((tmp_path / "shard").rglob("*.json"))
     broken.write_text(json.dumps({"format": 1}), encoding="utf-8")
     with pytest.raises(ValueError, match="not a whole record"):
-        records.import_records([tmp_path / "shard"], tmp_path / "store3", env, runner.RUNNER)
+        store.import_records([tmp_path / "shard"], tmp_path / "store3", env, process.RUNNER)
 
 
 def test_the_environment_is_read_once_per_process():
     """Every snippet's key needs it (1551 times in one gettext build); parsing every package's
     metadata each time made a build of the site spend most of its time there."""
-    first = records.environment()
-    misses = records._installed.cache_info().misses
-    assert [records.environment() for _ in range(3)] == [first] * 3
-    assert records._installed.cache_info().misses == misses
+    first = store.environment()
+    misses = store._installed.cache_info().misses
+    assert [store.environment() for _ in range(3)] == [first] * 3
+    assert store._installed.cache_info().misses == misses
 
 
 def test_the_key_changes_with_the_snippet_and_the_environment():
-    env = records.environment()
-    key = records.record_key(b"print(1)", env, runner.RUNNER)
-    assert key == records.record_key(b"print(1)", dict(env), runner.RUNNER)
-    for other in (records.record_key(b"print(2)", env, runner.RUNNER),
-                  records.record_key(b"print(1)", env | {"lock": "x"}, runner.RUNNER),
-                  records.record_key(b"print(1)", env | {"backend": "jax-cuda13-plugin==0.12.0"}, runner.RUNNER),
-                  records.record_key(b"print(1)", env, "other-runner")):
+    env = store.environment()
+    key = store.record_key(b"print(1)", env, process.RUNNER)
+    assert key == store.record_key(b"print(1)", dict(env), process.RUNNER)
+    for other in (store.record_key(b"print(2)", env, process.RUNNER),
+                  store.record_key(b"print(1)", env | {"lock": "x"}, process.RUNNER),
+                  store.record_key(b"print(1)", env | {"backend": "jax-cuda13-plugin==0.12.0"}, process.RUNNER),
+                  store.record_key(b"print(1)", env, "other-runner")):
         assert other != key
 
 
@@ -149,7 +150,7 @@ def _run_all(tmp_path, programs, *, preloads=True, timeout=60, env=None, monkeyp
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(code, encoding="utf-8")
         paths.append(path)
-    monkeypatch.setattr(runner, "PRELOADS", preloads)
+    monkeypatch.setattr(preload, "PRELOADS", preloads)
     for key, value in (env or {}).items():
         monkeypatch.setenv(key, value)
     done = runner.run_all([runner.job(p, folder) for p in paths], folder / "store", timeout=timeout, workers=2)
@@ -218,14 +219,14 @@ def test_a_forked_snippet_that_fails_or_hangs_is_reported_like_a_cold_one(tmp_pa
     forked = _run_all(tmp_path, programs, timeout=3, monkeypatch=monkeypatch)
     assert forked["fails"]["preloaded"] == ["import numpy"] and forked["fails"]["returncode"] == 1
     assert forked["fails"]["error_line"] == 4 and 'File "snippets/sec/fails.py", line 4' in forked["fails"]["stderr"]
-    assert forked["hangs"]["timed_out"] and "still running after the 3 s timeout" in records.problem(forked["hangs"])
+    assert forked["hangs"]["timed_out"] and "still running after the 3 s timeout" in store.problem(forked["hangs"])
 
 
 def test_a_module_in_the_snippets_folder_keeps_it_cold(tmp_path):
     """The server imports from an empty folder; a snippet's folder could shadow the package."""
     (tmp_path / "numpy.py").write_text("", encoding="utf-8")
-    assert runner.shadowed(tmp_path / "a.py", ("import numpy",))
-    assert not runner.shadowed(tmp_path / "a.py", ("import jax",))
+    assert preload.shadowed(tmp_path / "a.py", ("import numpy",))
+    assert not preload.shadowed(tmp_path / "a.py", ("import jax",))
 
 
 def test_a_longer_prelude_is_served_by_a_fork_of_the_shorter_one(tmp_path, monkeypatch):

@@ -2,10 +2,9 @@
 whose tolerance holds only at full float32 fails as it does on a TPU or GPU, and one whose
 program asked for "highest"/"float32" passes.
 
-The site's own programs under bf16 (the last test) run only when ``KB_PRECISION_SITE=1`` is set,
-or by name:
-``KB_PRECISION_SITE=1 python -m pytest -p no:cacheprovider tests/test_precision_check.py -k site``
-(``python -m tools.precision_check`` is the same check, with a report per program).
+The site's own comparison programs under bf16 are the session ``nox -s precision``
+(``python -m tools.precision_check``): about five minutes on two cores, so not part of
+``nox -s tests`` yet (CI's time); these tests prove the mechanism it relies on.
 """
 
 from __future__ import annotations
@@ -14,8 +13,8 @@ import os
 
 import pytest
 
-from kb import runner
-from kb.records import problem
+from kb.run import process, runner
+from kb.run.store import problem
 from kb.run import precision
 from tools import precision_check
 from tools.site import ROOT
@@ -80,7 +79,7 @@ def test_a_float32_tolerance_fails_under_the_emulation_and_highest_passes(tmp_pa
     """Without the emulation all four pass (the CPU computes float32); under bf16 the DEFAULT
     product fails its 1e-6, and the three ways of asking for float32 pass; TF32 fails it too."""
     jobs = _jobs(tmp_path)
-    child = runner.CHILD
+    child = process.CHILD
     plain = precision_check.check(jobs.values(), None, timeout=120)
     assert all(_outcomes(plain).values()) and len(plain) == 4, [r["stderr"] for r in plain]
     bf16 = precision_check.check(jobs.values(), "bf16", timeout=120)
@@ -92,7 +91,7 @@ def test_a_float32_tolerance_fails_under_the_emulation_and_highest_passes(tmp_pa
     assert f"line {line}: AssertionError: " in precision_check.first_error(failed, PROGRAMS["default"])
     [tf32] = precision_check.check([jobs["default"]], "tf32", timeout=120)
     assert problem(tf32) is not None and tf32["error_line"] == line
-    assert runner.CHILD == child  # the build's child is back
+    assert process.CHILD == child  # the build's child is back
 
 
 def test_a_default_convolution_is_rounded_and_a_highest_one_is_not():
@@ -112,15 +111,3 @@ def test_a_default_convolution_is_rounded_and_a_highest_one_is_not():
     with precision.emulated("tf32"):
         assert excess() == 1.0
     assert excess() == 1.0
-
-
-@pytest.mark.skipif(os.environ.get("KB_PRECISION_SITE") != "1",
-                    reason="the site's programs under bf16: set KB_PRECISION_SITE=1 (minutes; see the module docstring)")
-def test_the_sites_comparison_programs_pass_under_bf16():
-    """Every selected snippet (tools/precision_check.py's rule) passes with a TPU's default precision,
-    failures that are the emulation's own (a CPU-only block, tools.precision_check.ARTEFACTS) aside."""
-    records = precision_check.check(precision_check.site_jobs(), "bf16")
-    verdicts = {r["snippet"]: precision_check.verdict(r, (ROOT / r["snippet"]).read_text(encoding="utf-8"))
-                for r in records}
-    failed = {name: why for name, (kind, why) in verdicts.items() if kind == "failed"}
-    assert not failed, "\n".join(f"{name}: {why}" for name, why in sorted(failed.items()))

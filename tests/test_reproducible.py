@@ -2,7 +2,7 @@
 snippets that declare they print timings (the comment line ``TIMINGS`` in the snippet): in those,
 the digits may differ and nothing else.
 
-Each snippet runs alone in a fresh process (kb.runner), so nothing but the program itself decides
+Each snippet runs alone in a fresh process (kb.run.runner), so nothing but the program itself decides
 what it prints; stdout is one stream (a snippet that writes to stderr fails the build), and a
 figure's place in it is recorded. This test runs one page's snippets again and compares."""
 
@@ -16,8 +16,10 @@ import pytest
 
 from tools.site import ROOT, SNIPPETS, SOURCE_LANGUAGE
 
-from kb.records import notebook_outputs, read_record  # noqa: E402 (tools.site makes docs/_ext importable)
-from kb.runner import TIMINGS, is_timing, job, run_snippet  # noqa: E402
+from kb.reader import notebook_outputs  # noqa: E402 (tools.site makes docs/_ext importable)
+from kb.run.runner import job, run_snippet  # noqa: E402
+from kb.run.snippet import TIMINGS, is_timing  # noqa: E402
+from kb.run.store import read_record  # noqa: E402
 
 # The page with the most kinds of output: timings, a traceback quoting the snippet, stdout only.
 PAGE = "core/jit"

@@ -183,7 +183,7 @@ def test_section_index_offers_all_its_programs_in_one_archive(site, language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_outputs_name_the_snippet_not_the_kernels_temporary_file(site, language):
-    """An error quoted in an output names snippets/<section>/<name>.py:<line> (kb.runner compiles
+    """An error quoted in an output names snippets/<section>/<name>.py:<line> (kb.run.child compiles
     each snippet under its own name), the same in every build, never a temporary file."""
     leaking = [str(p.relative_to(site)) for p in built_pages(site, language) if "ipykernel_" in p.read_text(encoding="utf-8")]
     assert not leaking, f"pages that quote the kernel's temporary file: {leaking}"

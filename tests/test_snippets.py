@@ -1,8 +1,8 @@
 """Every snippet is a complete program: it ran alone, as copied, and checks its claims.
 
-The build ran each snippet once, in a fresh process under a reader's conditions (kb.runner: no
-build variables, an empty working directory, deprecation and future warnings as errors); these
-tests read what that run left, its record (kb.records), instead of running the programs again."""
+The build ran each snippet once, in a fresh process under a reader's conditions (kb.run.runner:
+no build variables, an empty working directory, deprecation and future warnings as errors); these
+tests read what that run left, its record (kb.run.store), instead of running the programs again."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import pytest
 from tools.search_eval import bare_error_names
 from tools.site import ROOT, SNIPPETS, SOURCE_LANGUAGE
 
-from kb.records import environment, read_record, record_key  # noqa: E402 (tools.site: docs/_ext importable)
-from kb.runner import RUNNER, WARNINGS_AS_ERRORS  # noqa: E402
+from kb.run.process import RUNNER, WARNINGS_AS_ERRORS  # noqa: E402 (tools.site: docs/_ext importable)
+from kb.run.store import environment, read_record, record_key  # noqa: E402
 
 SNIPPET_FILES = sorted(SNIPPETS.rglob("*.py"))
 

@@ -70,7 +70,7 @@ def test_docs_workflow_shards_then_renders_from_every_shard():
     assert "nox -s docs -- --records gathered/records-*" in render
 
 
-RECORDS_KEY = "records-${{ hashFiles('requirements.txt', 'docs/_ext/kb/runner.py', 'docs/_ext/kb/run_snippet.py') }}-"
+RECORDS_KEY = "records-${{ hashFiles('requirements.txt', 'docs/_ext/kb/run/process.py', 'docs/_ext/kb/run/preload.py', 'docs/_ext/kb/run/runner.py', 'docs/_ext/kb/run/child.py') }}-"
 
 
 def test_main_is_published_with_its_address():

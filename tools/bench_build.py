@@ -12,7 +12,7 @@ timed as wall time of sphinx-build:
    (target: <= 1.15x of the pool's part);
 3. warm rebuild of both with no change (target: <= 10 % of the cold build);
 4. rebuild after editing one snippet (must run exactly that snippet; target <= 20 s plus its run);
-5. how two shards would split the cold build's snippet seconds (``kb.runner.shard`` on the
+5. how two shards would split the cold build's snippet seconds (``kb.run.runner.shard`` on the
    records' seconds; the tests run real shards on the fixture project).
 """
 
@@ -48,7 +48,7 @@ def both(work: Path) -> dict[str, tuple[float, dict]]:
 
 
 def main() -> None:
-    from kb.runner import Job, shard
+    from kb.run.runner import Job, shard
 
     with tempfile.TemporaryDirectory(prefix="kb-bench-") as tmp:
         work = Path(tmp)
@@ -90,7 +90,7 @@ def main() -> None:
          f"ran: {', '.join(edited_ran) or 'nothing'} ({own:.1f} s); {edited_total - own:.1f} s besides (target <= 20 s); "
          f"Chinese: {len(edited[TRANSLATIONS[0]][1]['ran'])}"),
         ("two shards of the cold build's snippets", f"{split[0]:.1f} s / {split[1]:.1f} s",
-         f"of {pool + alone:.1f} s of snippet time (kb.runner.shard on these records' seconds)"),
+         f"of {pool + alone:.1f} s of snippet time (kb.run.runner.shard on these records' seconds)"),
     ]
     print(f"Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     print("| step | wall time | note |\n|---|---|---|")

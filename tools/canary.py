@@ -17,7 +17,7 @@ How it runs (``canary``):
 2. **Only the affected snippets run**: those that import a distribution whose version changed or
    one that depends on it (``flax`` depends on ``optax``, so a new optax re-runs the Flax pages;
    a PyTorch-only snippet never runs for a new jax). They run exactly as the build runs them
-   (``kb.runner.run_all``: fresh processes, reader's environment, warnings as errors), under the
+   (``kb.run.runner.run_all``: fresh processes, reader's environment, warnings as errors), under the
    overlay's interpreter, and their records go to ``<out>/records``.
 3. **One report**, ``<out>/report.json`` and ``<out>/report.md``: what was asked and installed,
    then per page and snippet pass / fail / not affected, the first line of the error, and for a
@@ -33,7 +33,7 @@ committed reports into each page's "runs on" line and the migration page's table
 
 Why our own code: nox, pip and venv do the environments; no tool we know of runs a documentation
 site's programs against a matrix of releases and names per page the API that broke. The runner
-and its records are the build's own (``kb.runner``, ``kb.records``).
+and its records are the build's own (``kb.run.runner``, ``kb.run.store``).
 """
 
 from __future__ import annotations
@@ -230,7 +230,7 @@ def drift_message(stderr: str) -> str | None:
 
 def entry(record: dict | None, snippet_bytes: bytes) -> dict:
     """One snippet's line of the report."""
-    from kb.records import problem
+    from kb.run.store import problem
 
     sha = hashlib.sha256(snippet_bytes).hexdigest()
     if record is None:
@@ -282,8 +282,8 @@ def inside(python: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[str] | None) -> dict:
-    from kb.runner import run_all
-    from kb.records import read_record, record_path
+    from kb.run.runner import run_all
+    from kb.run.store import read_record, record_path
 
     from .run_snippets import site_jobs
 

@@ -5,7 +5,7 @@
 For an accelerator machine (a lent GPU box, a TPU VM): it needs only ``python3`` with the
 packages the snippets import (jax with its plugin, flax, optax, torch, ...), not nox, Sphinx or
 a network, and it uses the machine's own installed versions, whatever they are. Each snippet
-runs as the site's build runs it (``kb.runner``: a fresh process, an empty working directory,
+runs as the site's build runs it (``kb.run.runner``: a fresh process, an empty working directory,
 none of the ``JAX_*``/``XLA_*`` variables, deprecations as errors, no GPU memory preallocation
 so that ``--workers`` programs can share one GPU), the timing snippets alone after the others.
 
@@ -40,13 +40,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from kb.records import environment, pinned_versions, problem  # noqa: E402 (standard library only, like kb.runner)
-from kb.run.batch import run_group  # noqa: E402
+from kb.run.batch import run_group  # noqa: E402 (the run core: standard library only)
 from kb.run.noise import BY_ID, split  # noqa: E402
 from kb.run.plan import page_loads, pages_of, snippet_digest  # noqa: E402
 from kb.run.policy import batch_group, lane  # noqa: E402
+from kb.run.process import RUNNER, WARNINGS_AS_ERRORS, reader_environment  # noqa: E402
+from kb.run.runner import Job, job, run_all, run_snippet  # noqa: E402
 from kb.run.snippet import cpu_by_design, is_timing, pins_own_process, starts_jax  # noqa: E402
-from kb.runner import RUNNER, WARNINGS_AS_ERRORS, Job, job, reader_environment, run_all, run_snippet  # noqa: E402
+from kb.run.store import environment, pinned_versions, problem  # noqa: E402
 
 TRACKED = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "torch", "numpy", "scipy")
 

@@ -14,22 +14,22 @@ docstring says what it does not emulate; a failure inside a block the program ru
 CPU (``jax.default_backend() == "cpu"``), or in numbers read from HLO text or
 ``cost_analysis()``, is the emulation's, not the accelerator's.
 
-**How they run.** As the build runs them (``kb.runner.run_all``): the pages' snippets
+**How they run.** As the build runs them (``kb.run.runner.run_all``): the pages' snippets
 (``tools.run_snippets.site_jobs``), each in its own process and its own ``__main__``, in an
 empty working directory, the build's environment without ``JAX_*``/``XLA_*``/``KB_*``, with
 deprecation and future warnings as errors, forked after their opening imports where the build
 forks them; as many at once as the machine has cores (``--jobs``). The child is
-``kb/run_snippet.py`` behind a small wrapper that installs the emulation first (``kb.runner`` has
+``kb/run/child.py`` behind a small wrapper that installs the emulation first (``kb.run.process.CHILD``; the runner has
 one child for all its runs, so the wrapper stands in for it while the check runs). A program
-passes as a build counts it (``kb.records.problem``): exit status 0, nothing on stderr but the
+passes as a build counts it (``kb.run.store.problem``): exit status 0, nothing on stderr but the
 platform messages ``kb.run.noise`` tables, something printed. Records go to a temporary folder
 (or ``--records DIR``), never to the build's records folder, whose keys they share.
 
 **Which programs** (``selected``, read from the source, nothing run):
 
 1. it starts JAX: it imports ``jax`` or a library built on it (``JAX_LIBRARIES``);
-2. it does not pin the CPU by design (``kb.backends.cpu_by_design``: its subject is the CPU);
-3. it is not a timing program (``kb.runner.is_timing``: its numbers are measurements);
+2. it does not pin the CPU by design (``kb.run.snippet.cpu_by_design``: its subject is the CPU);
+3. it is not a timing program (``kb.run.snippet.is_timing``: its numbers are measurements);
 4. it compares numbers with a tolerance: it calls a closeness test (``CLOSENESS``: ``allclose``,
    ``isclose``, ``assert_allclose``, ...; of any module), or it has an ``assert`` whose condition
    holds a ``<`` or ``<=`` comparison that names a tolerance-like word (``TOLERANCE_WORDS``: ``tol``,
@@ -79,11 +79,11 @@ from .run_snippets import parse_shard
 from .run_snippets import site_jobs as pages_jobs
 from .site import DOCS
 
-import kb.runner as runner  # noqa: E402
-from kb.backends import cpu_by_design  # noqa: E402
-from kb.records import problem  # noqa: E402
+import kb.run.process as process  # noqa: E402
 from kb.run import precision  # noqa: E402
-from kb.runner import Job, earlier_seconds, is_timing, run_all, shard  # noqa: E402
+from kb.run.runner import Job, earlier_seconds, run_all, shard  # noqa: E402
+from kb.run.snippet import cpu_by_design, is_timing  # noqa: E402
+from kb.run.store import problem  # noqa: E402
 
 JAX_LIBRARIES = {"jax", "jaxlib", "flax", "optax", "chex", "orbax", "equinox"}
 CLOSENESS = {"allclose", "isclose", "assert_allclose", "assert_array_almost_equal", "assert_almost_equal",
@@ -101,7 +101,7 @@ ARTEFACTS = {
         "the lowered StableHLO's list of operations holds the emulation's reduce_precision operations",
 }
 
-# Stands in for kb/run_snippet.py (kb.runner.CHILD): the emulation first, then the build's child
+# Stands in for kb/run/child.py (kb.run.process.CHILD): the emulation first, then the build's child
 # as its own __main__ (it sets sys.path[0] to the snippet's folder, or the server's empty one).
 WRAPPER = '''\
 import importlib.util as _util
@@ -260,7 +260,7 @@ def site_jobs(only: str | None = None, docs: Path = DOCS) -> list[Job]:
 
 @contextlib.contextmanager
 def emulating(mode: str | None) -> Iterator[None]:
-    """``kb.runner``'s runs in this block start with ``mode``'s emulation (None: as the build)."""
+    """``kb.run.runner``'s runs in this block start with ``mode``'s emulation (None: as the build)."""
     if mode is None:
         yield
         return
@@ -269,12 +269,12 @@ def emulating(mode: str | None) -> Iterator[None]:
     with tempfile.TemporaryDirectory(prefix="kb-precision-") as folder:
         wrapper = Path(folder) / f"run_snippet_{mode}.py"
         wrapper.write_text(WRAPPER.format(precision=str(Path(precision.__file__).resolve()), mode=mode,
-                                          child=str(runner.CHILD)), encoding="utf-8")
-        saved, runner.CHILD = runner.CHILD, wrapper
+                                          child=str(process.CHILD)), encoding="utf-8")
+        saved, process.CHILD = process.CHILD, wrapper
         try:
             yield
         finally:
-            runner.CHILD = saved
+            process.CHILD = saved
 
 
 def first_error(record: dict[str, Any], source: str | None = None) -> str:

@@ -4,10 +4,10 @@
     python -m tools.run_snippets --import DIR [DIR ...]    (nox -s docs -- --records DIR [DIR ...])
 
 ``--shard``: the snippets of every page, split into N shards balanced by the seconds of earlier
-records in ``_build/records`` (``kb.runner.shard``); shard K's snippets are run as the build runs
-them (``kb.runner.run_all``) and their records written to DIR (a good record already in DIR or in
-``_build/records`` is copied, not run again). Exit status 1 if any of them failed, each failure
-named with page, snippet and line.
+records in ``_build/records`` (``kb.run.runner.shard``); shard K's snippets are run as the build
+runs them (``kb.run.runner.run_all``) and their records written to DIR (a good record already in
+DIR or in ``_build/records`` is copied, not run again). Exit status 1 if any of them failed, each
+failure named with page, snippet and line.
 
 ``--docs`` and ``--store`` name another site's pages and records folder (the tests' fixture).
 
@@ -27,15 +27,17 @@ import conf
 
 from .site import BUILD, DOCS
 
-from kb.records import environment, failure_message, good_record, import_records, problem, record_path  # noqa: E402
-from kb.runner import RUNNER, earlier_seconds, run_all, shard  # noqa: E402
-from kb.runner import site_jobs as runner_site_jobs  # noqa: E402
+from kb.execution import site_jobs as build_site_jobs  # noqa: E402
+from kb.run.process import RUNNER  # noqa: E402
+from kb.run.runner import earlier_seconds, run_all, shard  # noqa: E402
+from kb.run.store import environment, failure_message, good_record, import_records, problem, record_path  # noqa: E402
 
 
 
 def site_jobs(docs: Path) -> tuple[dict[str, list[str]], dict]:
-    """Every page's snippet names, and each snippet's job, for the site whose pages are ``docs``."""
-    return runner_site_jobs(docs, docs / conf.kb_snippets_dir, conf.exclude_patterns, conf.source_suffix)
+    """Every page's snippet names, and each snippet's job, for the site whose pages are ``docs``
+    (the build's own answer, ``kb.execution.site_jobs``)."""
+    return build_site_jobs(docs, docs / conf.kb_snippets_dir, conf.exclude_patterns, conf.source_suffix)
 
 
 def parse_shard(text: str) -> tuple[int, int]:

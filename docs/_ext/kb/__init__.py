@@ -7,13 +7,16 @@ carry doctests (run by ``nox -s tests``).
 Making every page an executed, checked program:
 
 - ``kb.cells``: every code cell loads a snippet; snippets are page dependencies.
-- ``kb.runner`` (no Sphinx events): each snippet runs alone in a fresh process, as a reader runs
-  it (the child is ``run_snippet.py``), most of them forked from a server that already ran their
-  opening imports; one pool over the cores, timing snippets alone after it.
-- ``kb.records``: one record per run, keyed by what decides the result; MyST-NB's page reader
-  fills each cell from its record.
+- ``kb.run`` (no Sphinx events, and no Sphinx imported): the run core. Each snippet runs
+  alone in a fresh process, as a reader runs it (``kb.run.runner``, ``kb.run.process``; the child
+  is ``kb/run/child.py``), most of them forked from a server that already ran their opening
+  imports (``kb.run.preload``); one pool over the cores, timing snippets alone after it. One
+  record per run, keyed by what decides the result (``kb.run.store``). Its own docstring lists
+  the rest.
+- ``kb.reader``: MyST-NB's page reader fills each cell from its record.
 - ``kb.execution``: before pages are read, every snippet has a record (the source language's
-  HTML build runs the missing ones); failures named with page, snippet and line; the build report.
+  HTML build runs the missing ones, the jobs of ``site_jobs``); failures named with page, snippet
+  and line; the build report.
 - ``kb.backends``: no snippet pins a platform unless the CPU is its subject (a marked pin); the
   backend each program started is the one the build expected (``kb_expect_backend``).
 - ``kb.provenance``: the versions, devices and machine each page's programs ran with.
@@ -50,7 +53,7 @@ MODULES = (
     "kb.languages",
     "kb.translations",
     "kb.cells",
-    "kb.records",
+    "kb.reader",
     "kb.backends",
     "kb.execution",
     "kb.provenance",

@@ -4,10 +4,10 @@
    TPU VM) and writes a dated report to ``reports/machines/`` (``kb_machine_reports``, from the
    repository root): per snippet the outcome, the backend it started, the versions it imported,
    what it printed, and the sha256 of the program it ran.
-2. When a page is read, each cell whose snippet prints timings (``kb.runner.TIMINGS``) gets, after
-   its own output, what the same program printed on each reported accelerator machine: a box
-   labelled with the machine, its device, the jax version it used (and how its versions differ
-   from the site's pins) and the date, worded in the build's language. Only a run that passed and
+2. When a page is read, each cell whose snippet prints timings (``kb.run.snippet.TIMINGS``)
+   gets, after its own output, what the same program printed on each reported accelerator
+   machine: a box labelled with the machine, its device, the jax version it used (and how its
+   versions differ from the site's pins) and the date, worded in the build's language. Only a run that passed and
    ran exactly the program the page shows (the same sha256) is shown: after an edit to the
    snippet its old accelerator figures go away until a new report is committed.
 3. Without a report nothing is added, so the site never shows an accelerator figure that no run
@@ -29,7 +29,7 @@ from docutils import nodes
 from sphinx.util import logging
 
 from .common import cell_options, code_cells
-from .runner import is_timing
+from .run.snippet import is_timing
 from .translations import _, separator
 
 logger = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """kb.backend_status: every page says how its programs ran on each reported accelerator, and one page lists them all.
 
-1. The data are this build's records (``kb.records``: every program of every page ran, alone, in
+1. The data are this build's records (``kb.run.store``: every program of every page ran, alone, in
    this build) and the accelerator machine reports in ``reports/machines/``
    (``kb_machine_reports``, read by ``kb.accelerator_runs.read_reports``; the format is that of
    ``tools/machine_report.py``): per snippet its outcome there (ok, failed, timed out, fell back
@@ -224,7 +224,7 @@ class BackendsTable(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         from .cells import page_snippets
         from .provenance import describe_devices, summarise
-        from .records import current_record_path, problem, read_record
+        from .run.store import current_record_path, problem, read_record
 
         srcdir = Path(self.env.srcdir)
         root = srcdir.parent

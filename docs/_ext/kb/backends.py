@@ -14,7 +14,7 @@
    (PyTorch-only tabs) and those marked CPU by design are not held to it. Empty (the default of
    ``nox -s docs``): whatever the machine offers, and the provenance box names it.
 
-Why our own code: the backend a program used is known only from its run (``kb.runner``'s note of
+Why our own code: the backend a program used is known only from its run (``kb.run.child``'s note of
 the devices it started), and no Sphinx or MyST-NB extension reads it.
 """
 

@@ -12,10 +12,10 @@
 4. The snippets a page loads become its dependencies: editing one snippet re-reads only the pages
    that load it (and ``kb.execution`` re-runs only that snippet).
 5. Each good cell's ``:load:`` becomes an absolute path on the same line (``absolute_loads``), for
-   the page reader ``kb.records.read_page``: MyST-NB passes a custom reader the text alone, not
+   the page reader ``kb.reader.read_page``: MyST-NB passes a custom reader the text alone, not
    the page's path, and the reader names each cell's snippet from the repository root.
-6. ``page_snippets(srcdir, ...)``: every page's snippets, in page order (``kb.execution`` runs
-   them before any page is read).
+6. ``page_snippets(srcdir, ...)``: every page's snippets, in page order, for the pages Sphinx
+   finds (``kb.execution.site_jobs`` makes them jobs and runs them before any page is read).
 """
 
 from __future__ import annotations

@@ -5,10 +5,10 @@
    line and the downloads line both go into it, so neither depends on the other's handler having
    run first.
 2. ``code_cells(doctree)`` are a page's code cells; ``cell_options(cell)`` their options, where
-   ``load`` names the cell's snippet from the repository root (``kb.records.read_page``);
+   ``load`` names the cell's snippet from the repository root (``kb.reader.read_page``);
    ``page_relative(page, target)`` is a link from a page to a file of the output (downloads,
    images of the Markdown pages).
-   (Per-page facts such as what a page ran with live in the records, ``kb.records``, so no module
+   (Per-page facts such as what a page ran with live in the records, ``kb.run.store``, so no module
    keeps per-page state on the build environment any more.)
 3. ``source_pages()``: the pages of a source tree, found exactly as Sphinx finds them (its own
    ``Project.discover`` with the site's ``exclude_patterns``).

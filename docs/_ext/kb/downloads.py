@@ -7,9 +7,9 @@
    still shows its prose on the first screen; its summary line, which holds no link, says how
    many there are. The words come from ``kb.translations``.
 2. At the end of an HTML build each page's notebook is written to ``_kb/notebooks/<page>.ipynb``:
-   the notebook MyST-NB rendered, whose outputs are its snippets' records (``kb.records``), the
+   the notebook MyST-NB rendered, whose outputs are its snippets' records (``kb.run.store``), the
    same in every language. Tracebacks in them already name the snippet and its line, since each
-   snippet runs under its own file name (``kb.runner``).
+   snippet runs under its own file name (``kb.run.child``).
 3. Each section's index page (``<section>/index``) offers all the section's programs at once:
    ``_kb/downloads/<section>-programs.zip`` holds every ``.py`` of ``snippets/<section>/`` (every
    snippet is on a page; the tests check that), written at the end of the build with fixed

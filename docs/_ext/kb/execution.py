@@ -1,14 +1,18 @@
 """kb.execution: before any page is read, every snippet of the site has a record.
 
-1. When the builder starts, kb lists every page's snippets (``kb.cells.page_snippets``) and looks
-   up each snippet's record (``kb.records``: keyed by the snippet's bytes and what it runs with).
+1. When the builder starts, kb lists every page's snippets and each snippet's job
+   (``site_jobs``: the pages Sphinx finds, each page's loads as ``kb.cells.check_page`` accepts
+   them, one job per snippet however many pages load it, ``kb.run.runner.job``) and looks up each
+   snippet's record (``kb.run.store``: keyed by the snippet's bytes and what it runs with).
+   ``site_jobs`` is the one answer for the build and for the shards (``tools/run_snippets.py``);
+   the run core takes its jobs from it and knows no pages.
 2. Only the source language's HTML build runs snippets, and only those without a good record
-   (``kb.runner.run_all``: one pool over the machine's cores, then the timing snippets alone).
+   (``kb.run.runner.run_all``: one pool over the machine's cores, then the timing snippets alone).
    A build whose language has ``execute: False`` in ``kb_languages`` (every translation), any
    other builder (gettext reads the figures' words from the records, see ``kb.figures``) and a
    build given ``kb_execute = 0`` (the render after sharded runs, ``nox -s docs -- --records``)
    run nothing: a snippet without a record fails them, with a message that says to build the
-   source language first. Rendering is then a lookup: the page reader ``kb.records.read_page``
+   source language first. Rendering is then a lookup: the page reader ``kb.reader.read_page``
    fills each cell from its record, and MyST-NB executes nothing.
 3. A snippet that raised, failed an ``assert``, ran past the timeout (``kb_snippet_timeout``),
    wrote to stderr or printed nothing fails the build with one error at each page that loads it:
@@ -35,11 +39,30 @@ from pathlib import Path
 from sphinx.util import logging
 
 from . import backends
+from .cells import page_snippets
 from .languages import language
-from .records import failure_message, good_record, output_tail, problem, read_record, record_path
-from .runner import run_all, site_jobs
+from .run.runner import Job, job, run_all
+from .run.store import failure_message, good_record, output_tail, problem, read_record, record_path
 
 logger = logging.getLogger(__name__)
+
+
+def site_jobs(srcdir: Path, snippets_dir: Path, exclude_patterns, source_suffix) -> tuple[dict[str, list[str]], dict[str, Job]]:
+    """Every page's snippet names (page order), and each snippet's job, once however many pages load it.
+
+    The one answer for the build (``plan(app)`` below) and for the shards (``tools/run_snippets.py``).
+    """
+    root = srcdir.parent
+    pages: dict[str, list[str]] = {}
+    jobs: dict[str, Job] = {}
+    for docname, paths in page_snippets(srcdir, snippets_dir.resolve(), exclude_patterns, source_suffix).items():
+        pages[docname] = []
+        for path in paths:
+            name = Path(os.path.relpath(path, root)).as_posix()
+            if name not in jobs:
+                jobs[name] = job(path, root)
+            pages[docname].append(name)
+    return pages, jobs
 
 
 def may_execute(app) -> bool:

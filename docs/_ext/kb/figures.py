@@ -1,6 +1,6 @@
 """kb.figures: figures are SVG with their words kept as text, and those words are translated.
 
-1. The runner (``kb.runner``, its child ``run_snippet.py``) has ``plt.show()`` write SVG, with
+1. The runner (``kb.run.runner``, its child ``kb/run/child.py``) has ``plt.show()`` write SVG, with
    text kept as ``<text>`` elements (``svg.fonttype: none``) and stable ids (``svg.hashsalt``). The reader's
    browser draws the letters with its own fonts, so no CJK font is needed on the build machine. A
    snippet copied out of the page needs none of this.

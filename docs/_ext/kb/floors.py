@@ -32,7 +32,7 @@ from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
 from .common import cell_options, code_cells, header_box
-from .records import pinned_versions
+from .run.store import pinned_versions
 from .translations import _, separator
 
 PACKAGES = ("jax", "flax", "optax")

@@ -1,6 +1,6 @@
 """kb.provenance: every executed page says once, near its top, what its programs ran with.
 
-1. Each snippet's record (``kb.records``) notes what that program ran with: Python, the versions
+1. Each snippet's record (``kb.run.store``) notes what that program ran with: Python, the versions
    of jax, jaxlib, flax, optax and torch it imported, the devices of the JAX backend it started,
    the machine and its cores, the date, its seconds, and whether it ran alone (a timing snippet).
 2. When a page is read, the records of its cells (``load`` in each cell's metadata, the snippet
@@ -19,7 +19,7 @@ from typing import Any
 from docutils import nodes
 
 from .common import cell_options, code_cells, header_box
-from .records import current_record_path, read_record
+from .run.store import current_record_path, read_record
 from .translations import _, separator
 
 PACKAGES = ("jax", "jaxlib", "flax", "optax", "torch")

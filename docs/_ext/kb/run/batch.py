@@ -2,7 +2,7 @@
 
 On a TPU, opening the chip costs 8-10 s and one process at a time may hold it, so running each of
 400 JAX programs in a fresh interpreter would keep the chip two hours. Here one worker process
-opens the device once and runs a group of programs in turn, each as ``kb/run_snippet.py`` runs it
+opens the device once and runs a group of programs in turn, each as ``kb/run/child.py`` runs it
 in a fresh process (its own ``__main__`` module, its file name in tracebacks, deprecations as
 errors, figures as SVG, a note of what it ran with), with what one program could leave behind for
 the next restored in between:
@@ -16,9 +16,10 @@ the next restored in between:
    value, JAX's compilation caches (``jax.clear_caches``) and its persistent-cache state
    (``compilation_cache.reset_cache``) are put back; modules the program imported from its own
    folder are forgotten; its objects are collected (device buffers freed).
-2. **The worker's environment** is the group's: the reader's environment (``kb.runner``) plus the
-   settings the group's programs make before importing JAX (``kb.run.policy.batch_group``), set
-   before the worker imports anything, as each program would have set them.
+2. **The worker's environment** is the group's: the reader's environment (``kb.run.process``)
+   plus the settings the group's programs make before importing JAX
+   (``kb.run.policy.batch_group``), set before the worker imports anything, as each program would
+   have set them.
    The libraries whose state is put back (NumPy, JAX, PyTorch, matplotlib) are imported by the
    worker before its first program, so that what is put back is their state on import.
 3. **Bounded**: a program still running after the timeout ends the worker (``faulthandler``
@@ -31,9 +32,9 @@ the next restored in between:
 
 What this changes against a fresh process, stated so that a result can be weighed: the modules
 are imported and the device opened before the program starts (as a forked start does,
-``kb.runner``), and a library's "warn once" that lives in its own flag (not in Python's warning
-registry) fires only for the first program of a worker. So the supervisor's caller runs again,
-alone in a fresh process, every program that fails here before the failure counts
+``kb.run.preload``), and a library's "warn once" that lives in its own flag (not in Python's
+warning registry) fires only for the first program of a worker. So the supervisor's caller runs
+again, alone in a fresh process, every program that fails here before the failure counts
 (``tools/machine_report.py``).
 
 Why our own code: ``runpy`` runs a script in-process but restores none of this state, and
@@ -199,8 +200,8 @@ def worker(jobs_file: str, results: str, timeout: str, deadline: str, log_path: 
     """Run the jobs of ``jobs_file`` in this process, appending to ``results``; stop past ``deadline``."""
     if sys.path and Path(sys.path[0] or ".").resolve() == HERE:
         sys.path.pop(0)  # this folder's modules (plan, policy, ...) are not the programs' to import
-    sys.path.insert(0, str(HERE.parent))
-    import run_snippet as child  # kb/run_snippet.py, the build's own child script
+    sys.path.insert(0, str(HERE))
+    import child  # kb/run/child.py, the build's own child script
 
     sys.path.pop(0)
     jobs = json.loads(Path(jobs_file).read_text(encoding="utf-8"))

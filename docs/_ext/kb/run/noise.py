@@ -1,6 +1,6 @@
 """kb.run.noise: what a platform's runtime prints whatever the program does, and why it is harmless.
 
-A snippet that writes to stderr fails (``kb.records.problem``): a warning there is a warning the
+A snippet that writes to stderr fails (``kb.run.store.problem``): a warning there is a warning the
 reader will see, and the page must not hide it. But some platforms print a message at start-up
 that no program can avoid and no reader can act on from the program: JAX on a TPU VM whose kernel
 has transparent hugepages off warns about the VM's start-up time whenever a program opens the

@@ -1,10 +1,10 @@
 """kb.run.policy: which programs may run at the same time, on the machine the run is on.
 
 A program that starts JAX takes the machine's accelerator. A GPU can be shared (the runner turns
-off JAX's memory preallocation, ``kb.runner.SHARING``), but a TPU cannot: libtpu lets one process
-hold the chip, and a second one that opens it dies with a lockfile error instead of falling back
-(observed on a TPU v5e, 2026-12-01). Opening the chip costs 8-10 s, so on a TPU it also pays to
-open it once for many programs. The policy, in one place:
+off JAX's memory preallocation, ``kb.run.process.SHARING``), but a TPU cannot: libtpu lets one
+process hold the chip, and a second one that opens it dies with a lockfile error instead of
+falling back (observed on a TPU v5e, 2026-12-01). Opening the chip costs 8-10 s, so on a TPU it
+also pays to open it once for many programs. The policy, in one place:
 
 1. ``EXCLUSIVE``: the backends where one process at a time holds the device (``tpu``).
 2. ``lane(source)``: ``"side"`` for a program that starts no accelerator (PyTorch or NumPy only

@@ -1,31 +1,31 @@
-"""kb.records: what one run of a snippet produced, kept as a plain file, and the pages read from it.
+"""kb.run.store: what one run of a snippet produced, kept as a plain file.
 
-1. A **record** is one JSON file per run of one snippet (``kb.runner`` makes them): exit status,
-   stdout, stderr, the figures (SVG with their place in stdout), the snippet line where an
+1. A **record** is one JSON file per run of one snippet (``kb.run.runner`` makes them): exit
+   status, stdout, stderr, the figures (SVG with their place in stdout), the snippet line where an
    exception escaped, seconds, whether it ran alone (timing snippets), the prelude its process
-   was forked after (``preloaded``, ``kb.runner``), and what it ran with
+   was forked after (``preloaded``, ``kb.run.preload``), and what it ran with
    (versions, devices, machine). It is named ``<section>/<name>-<key>.json`` in a records folder
    (``kb_records`` in ``conf.py``, ``_build/records/``).
 2. The **key** is a hash of everything that decides the result: the snippet's bytes, the
    environment's lock (the hash of the requirements files the environment was installed from,
    which nox stamps into it, or else of every installed distribution), the JAX plugins installed
-   (the backend), the Python version and the runner's version (``kb.runner.RUNNER``). An unchanged
-   snippet in an unchanged environment is never run again; an edited one re-runs alone.
+   (the backend), the Python version and the runner's version (``kb.run.process.RUNNER``). An
+   unchanged snippet in an unchanged environment is never run again; an edited one re-runs alone.
+   ``pinned_versions`` reads the pins of a requirements file, beside ``environment()``, for
+   whoever compares a machine with them (``tools/machine_report.py``, ``kb.floors``).
 3. A record is written atomically (a temporary file, then a rename), so an interrupted build leaves
    whole records or none. A record that does not parse, lacks a field or whose key is not its
    file's is treated as absent (the snippet runs again). Only a good record is reused: a snippet
-   that failed runs again in the next build.
+   that failed runs again in the next build. ``problem(record)`` says why a run does not count
+   (the platform noise of ``kb.run.noise`` aside), and ``failure_message`` how a build names it.
 4. ``import_records(folders, into)`` gathers records made elsewhere (the shards of a CI build):
    one made with another lock, runner or Python is refused with a message naming what differs.
-5. ``read_page`` is the MyST-NB reader of every page (``nb_custom_formats`` for ``.md``, set by
-   ``setup``): MyST-NB's own MyST-notebook reader, then each code cell's outputs filled from its
-   snippet's record (stdout cut at each figure; a figure as ``image/svg+xml``). A page that is not
-   a notebook is read the same way and has no code cells. MyST-NB itself executes nothing
-   (``nb_execution_mode = "off"``); it renders what the records hold.
+
+The pages are read from the records by ``kb.reader`` (MyST-NB's page reader), on the Sphinx side.
 
 Why our own code: MyST-NB and jupyter-cache cache whole notebooks run in one kernel, so a page is
 the unit of execution there; sphinx-gallery executes per file but renders its own gallery pages,
-not MyST notebooks. The reader is MyST-NB's documented seam for giving it a notebook.
+not MyST notebooks. A record per program is what lets a program, not a page, be the unit.
 """
 
 from __future__ import annotations
@@ -42,16 +42,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from .run.noise import split
+from .noise import split
+from .process import RUNNER
 
 FORMAT = 1
 FIELDS = ("format", "key", "snippet", "lock", "runner", "backend", "python", "returncode", "timed_out",
           "seconds", "stdout", "stderr", "figures", "error_line", "ran_with", "alone",
           "preloaded")
 PLUGINS = ("jax-cuda", "jax_cuda", "jax-rocm", "jax_rocm", "libtpu")
-LANGUAGE_INFO = {"name": "python", "pygments_lexer": "ipython3", "file_extension": ".py",
-                 "mimetype": "text/x-python", "codemirror_mode": {"name": "ipython", "version": 3},
-                 "nbconvert_exporter": "python"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -244,8 +242,6 @@ def output_tail(record: dict[str, Any], lines: int = 12) -> str:
 
 def current_record_path(folder: Path, root: Path, name: str) -> Path:
     """Where the record of snippet ``name`` (from the repository ``root``) as it is now lives."""
-    from .runner import RUNNER
-
     return record_path(folder, name, record_key((root / name).read_bytes(), environment(), RUNNER))
 
 
@@ -278,77 +274,3 @@ def import_records(folders: Iterable[Path], into: Path, env: dict[str, str], run
             shutil.copyfile(path, target)
             count += 1
     return count
-
-
-# --------------------------------------------------------------------------------------------
-# 5: pages read from records
-# --------------------------------------------------------------------------------------------
-
-
-def notebook_outputs(record: dict[str, Any]) -> list[dict[str, Any]]:
-    """A record as a notebook cell's outputs: stdout cut where each figure came.
-
-    >>> outs = notebook_outputs({"stdout": "a\\nb\\n", "stderr": "", "figures": [
-    ...     {"offset": 2, "svg": "<svg/>", "text": "<Figure>"}]})
-    >>> [(o["output_type"], o.get("text") or sorted(o["data"])) for o in outs]
-    [('stream', 'a\\n'), ('display_data', ['image/svg+xml', 'text/plain']), ('stream', 'b\\n')]
-    """
-    data = record["stdout"].encode("utf-8")
-    outputs: list[dict[str, Any]] = []
-    start = 0
-
-    def stream(name: str, text: str) -> None:
-        if text:
-            outputs.append({"output_type": "stream", "name": name, "text": text})
-
-    for figure in record["figures"]:
-        stream("stdout", data[start:figure["offset"]].decode("utf-8", "replace"))
-        start = max(start, figure["offset"])
-        outputs.append({"output_type": "display_data", "metadata": {},
-                        "data": {"image/svg+xml": figure["svg"], "text/plain": figure["text"]}})
-    stream("stdout", data[start:].decode("utf-8", "replace"))
-    stream("stderr", record["stderr"])
-    return outputs
-
-
-def read_page(text: str, *, records: str, root: str, enable_extensions: list[str]):
-    """MyST-NB's reader for a page: its notebook, with each code cell's outputs from its record.
-
-    ``kb.cells`` has given every good cell an absolute ``:load:`` path (MyST-NB's reader resolves a
-    relative one against a page path it does not pass to custom readers); the cell's metadata
-    then names the snippet from the repository root (``snippets/core/jit_x.py``), the one name of
-    a snippet for every later step. A cell whose snippet has no record has no outputs (only
-    ``nox -s page`` builds allow that; ``kb.execution`` fails every other build first).
-    """
-    import nbformat
-    from myst_nb.core.read import read_myst_markdown_notebook
-    from myst_parser.config.main import MdParserConfig
-
-    config = MdParserConfig(enable_extensions=set(enable_extensions))
-    notebook = read_myst_markdown_notebook(text, config=config, add_source_map=True, path=root)
-    notebook.metadata.setdefault("language_info", LANGUAGE_INFO)
-    for cell in notebook.cells:
-        load = cell.metadata.get("load") if cell.cell_type == "code" else None
-        if not load:
-            continue
-        snippet = Path(os.path.relpath(load, root)).as_posix()
-        cell.metadata["load"] = snippet
-        if not records:
-            continue
-        record = read_record(current_record_path(Path(records), Path(root), snippet))
-        cell.outputs = [nbformat.from_dict(o) for o in notebook_outputs(record)] if record else []
-    return notebook
-
-
-def use_reader(app, config) -> None:
-    """Make ``read_page`` MyST-NB's reader of ``.md`` pages (its ``nb_custom_formats`` seam)."""
-    kwargs = {"records": str(Path(app.srcdir, config.kb_records).resolve()) if config.kb_outputs else "",
-              "root": str(Path(app.srcdir).parent.resolve()),
-              "enable_extensions": sorted(config.myst_enable_extensions)}
-    config.nb_custom_formats = {**config.nb_custom_formats, ".md": ("kb.records.read_page", kwargs, False)}
-    config.nb_execution_mode = "off"
-
-
-def setup(app):
-    app.connect("config-inited", use_reader, priority=400)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,10 +1,11 @@
 """Run one snippet as a reader runs it, and note what a page needs beside its stdout.
 
-    python -W error::DeprecationWarning ... run_snippet.py SNIPPET NAME NOTES
-    python -W error::DeprecationWarning ... run_snippet.py --serve PRELUDE_JSON
+    python -W error::DeprecationWarning ... child.py SNIPPET NAME NOTES
+    python -W error::DeprecationWarning ... child.py --serve PRELUDE_JSON
 
-This file is the child process of ``kb.runner`` (it is a script, not part of the kb package's
-import graph, and uses only the standard library until the snippet imports more). It runs the
+This file is the child process of ``kb.run.runner`` (``kb.run.process.CHILD``; it is a script, not
+part of the kb package's import graph, and uses only the standard library until the snippet
+imports more; ``kb.run.batch`` imports it by path to run many programs in one process). It runs the
 snippet exactly as ``python SNIPPET`` would, with three additions that change nothing the program
 computes or prints:
 
@@ -25,8 +26,8 @@ processes and C++ libraries included, lands there in the order it was written. A
 the size of the stdout file when ``plt.show()`` ran.
 
 **Serving** (``--serve``, Linux): the process runs a *prelude*, the opening import statements of
-a group of snippets (and the ``os.environ`` settings before them) that ``kb.runner.prelude`` read
-from their source, and then forks one child per request. A child is a new process whose state is
+a group of snippets (and the ``os.environ`` settings before them) that
+``kb.run.preload.prelude`` read from their source, and then forks one child per request. A child is a new process whose state is
 that of ``python SNIPPET`` after those statements ran: it takes its own session, standard input
 from ``/dev/null``, its own stdout and stderr files and working directory, and runs the whole
 program from its first line (the prelude's imports are then already done; its ``os.environ``
@@ -42,8 +43,8 @@ child, at the program's first computation), so a child inherits no half-held loc
 thread a prelude starts (OpenBLAS's pool, when NumPy is imported) is shut down before each fork
 by OpenBLAS's own fork handler and starts again when next needed. Beyond the prelude's modules,
 a child has only ``select`` in ``sys.modules`` that a cold start would not. Only Linux serves
-(``kb.runner.PRELOADS``): macOS does not support forking a process that has loaded its system
-frameworks, and there every snippet runs cold.
+(``kb.run.preload.PRELOADS``): macOS does not support forking a process that has loaded its
+system frameworks, and there every snippet runs cold.
 """
 
 import datetime
@@ -253,6 +254,6 @@ if __name__ == "__main__":
     if sys.argv[1] == "--serve":
         replies = os.dup(1)
         os.dup2(2, 1)  # what a prelude prints goes to the server's stderr file, not into the replies
-        sys.path[0] = os.getcwd()  # an empty folder (kb.runner checks that no snippet folder shadows a prelude's module)
+        sys.path[0] = os.getcwd()  # an empty folder (kb.run.preload checks that no snippet folder shadows a prelude's module)
         sys.exit(serve(json.loads(sys.argv[2]), replies))
     sys.exit(main(*sys.argv[1:4]))
