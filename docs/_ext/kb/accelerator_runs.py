@@ -29,6 +29,7 @@ from docutils import nodes
 from sphinx.util import logging
 
 from .common import cell_options, code_cells
+from .run.plan import snippet_digest
 from .run.snippet import is_timing
 from .translations import _, separator
 
@@ -52,6 +53,13 @@ def read_reports(folder: Path, digest: str = "") -> list[dict[str, Any]]:
         if any(b != "cpu" for b in report.get("backends", [])):
             reports.append({**report, "rows": rows, "label": label, "path": str(path)})
     return sorted(reports, key=lambda r: r["label"], reverse=True)
+
+
+def accelerator_reports(app_or_env) -> list[dict[str, Any]]:
+    """The project's accelerator reports (``kb_machine_reports``), for an app or a build environment."""
+    config = app_or_env.config
+    root = Path(app_or_env.srcdir).parent
+    return read_reports(root / config.kb_machine_reports, config.kb_machine_reports_digest)
 
 
 def shown_row(report: dict[str, Any], snippet: str, current_sha256: str) -> dict[str, Any] | None:
@@ -90,7 +98,7 @@ def add_accelerator_runs(app, doctree: nodes.document) -> None:
     if not app.config.kb_outputs:
         return
     root = Path(app.srcdir).parent
-    reports = read_reports(root / app.config.kb_machine_reports, app.config.kb_machine_reports_digest)
+    reports = accelerator_reports(app)
     if not reports:
         return
     for cell in code_cells(doctree):
@@ -98,7 +106,7 @@ def add_accelerator_runs(app, doctree: nodes.document) -> None:
         path = root / snippet if snippet else None
         if path is None or not path.is_file() or not is_timing(path.read_text(encoding="utf-8")):
             continue
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        digest = snippet_digest(path)
         boxes = []
         for report in reports:
             row = shown_row(report, snippet, digest)

@@ -30,7 +30,6 @@ longer counts.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -39,8 +38,9 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
-from .accelerator_runs import read_reports
-from .common import cell_options, code_cells, header_box
+from .accelerator_runs import accelerator_reports
+from .common import header_box, loaded_snippets
+from .run.plan import snippet_digest
 from .translations import _, format_nodes, separator
 
 STATUS_DOC = "reference/backends"
@@ -169,13 +169,7 @@ def row_label(docname: str) -> str:
 
 def current_snippets(root: Path, names: list[str]) -> dict[str, str]:
     """name -> sha256 of the bytes now, for the programs that exist."""
-    return {name: hashlib.sha256((root / name).read_bytes()).hexdigest() for name in names if (root / name).is_file()}
-
-
-def accelerator_reports(app_or_env) -> list[dict[str, Any]]:
-    config = app_or_env.config
-    root = Path(app_or_env.srcdir).parent
-    return read_reports(root / config.kb_machine_reports, config.kb_machine_reports_digest)
+    return {name: snippet_digest(root / name) for name in names if (root / name).is_file()}
 
 
 def xref(target: str, content: nodes.Node, docname: str) -> addnodes.pending_xref:
@@ -194,9 +188,10 @@ def add_backend_lines(app, doctree: nodes.document) -> None:
     if not app.config.kb_outputs:
         return
     reports = accelerator_reports(app)
-    names = [n for n in dict.fromkeys(cell_options(c).get("load") for c in code_cells(doctree)) if n]
-    snippets = current_snippets(Path(app.srcdir).parent, names)
-    if not reports or not snippets:
+    if not reports:  # no report: nothing to say, and no program to hash
+        return
+    snippets = current_snippets(Path(app.srcdir).parent, loaded_snippets(doctree))
+    if not snippets:
         return
     docname = app.env.docname
     linked = STATUS_DOC in app.env.found_docs

@@ -42,6 +42,11 @@ def cell_options(cell: nodes.Element) -> dict[str, Any]:
     return cell.get("cell_metadata") or {}
 
 
+def loaded_snippets(doctree: nodes.Node) -> list[str]:
+    """The snippets a page's code cells load (``snippets/core/jit_x.py``), in page order, once each."""
+    return [name for name in dict.fromkeys(cell_options(c).get("load") for c in code_cells(doctree)) if name]
+
+
 def page_relative(pagename: str, target: str) -> str:
     """``target`` (a path from the output's root) as a link from page ``pagename``.
 

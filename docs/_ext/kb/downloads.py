@@ -32,7 +32,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx_design.dropdown import dropdown_main, dropdown_title
 
-from .common import cell_options, code_cells, header_box, page_relative
+from .common import header_box, loaded_snippets, page_relative
 from .translations import _, format_nodes, separator
 
 NOTEBOOKS = "_kb/notebooks"
@@ -43,8 +43,7 @@ def add_downloads(app, doctree: nodes.document) -> None:
     if app.builder.format != "html":
         return
     env, docname = app.env, app.env.docname
-    loads = list(dict.fromkeys(cell_options(c).get("load") for c in code_cells(doctree)))
-    loads = [load for load in loads if load]  # snippets/<section>/<name>.py, from the repository root
+    loads = loaded_snippets(doctree)  # snippets/<section>/<name>.py, from the repository root
     if not loads:
         return
     root = Path(app.srcdir).parent

@@ -20,7 +20,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from functools import lru_cache
@@ -31,7 +30,8 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
-from .common import cell_options, code_cells, header_box
+from .common import header_box, loaded_snippets
+from .run.plan import snippet_digest
 from .run.store import pinned_versions
 from .translations import _, separator
 
@@ -117,7 +117,7 @@ def floors_of(srcdir: Path, floors_dir: str, snippet_names: list[str]) -> dict[s
     for name in snippet_names:
         path = root / name
         if path.is_file():
-            shas[name] = hashlib.sha256(path.read_bytes()).hexdigest()
+            shas[name] = snippet_digest(path)
     out = {}
     for package in PACKAGES:
         found = page_floor(shas, reports.get(package, []), pinned.get(package, "?"))
@@ -167,10 +167,6 @@ def xref(kind: str, target: str, content: nodes.Node, docname: str) -> addnodes.
     return ref
 
 
-def page_snippet_names(doctree: nodes.document) -> list[str]:
-    return [n for n in dict.fromkeys(cell_options(c).get("load") for c in code_cells(doctree)) if n]
-
-
 def note_reports(env, folder: Path) -> None:
     """The page is read again when a report changes (each report is a dependency of the page).
 
@@ -202,7 +198,7 @@ def add_floors(app, doctree: nodes.document) -> None:
     if not app.config.kb_outputs:
         return
     note_reports(app.env, Path(app.srcdir, app.config.kb_floors).resolve())
-    floors = floors_of(Path(app.srcdir), app.config.kb_floors, page_snippet_names(doctree))
+    floors = floors_of(Path(app.srcdir), app.config.kb_floors, loaded_snippets(doctree))
     if not floors:
         return
     box = header_box(doctree)

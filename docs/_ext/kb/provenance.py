@@ -18,7 +18,7 @@ from typing import Any
 
 from docutils import nodes
 
-from .common import cell_options, code_cells, header_box
+from .common import header_box, loaded_snippets
 from .run.store import current_record_path, read_record
 from .translations import _, separator
 
@@ -106,9 +106,9 @@ def page_records(app, doctree: nodes.document) -> list[dict[str, Any]]:
     folder = Path(app.srcdir, app.config.kb_records).resolve()
     root = Path(app.srcdir).parent
     found = []
-    for name in dict.fromkeys(cell_options(c).get("load") for c in code_cells(doctree)):
-        path = root / name if name else None
-        if path is None or not path.is_file():
+    for name in loaded_snippets(doctree):
+        path = root / name
+        if not path.is_file():
             continue
         where = current_record_path(folder, root, name)
         app.env.note_dependency(where)
