@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -126,6 +127,21 @@ def test_a_hung_or_crashed_program_is_recorded_and_the_rest_still_run(tmp_path):
     assert (tmp_path / "s" / "results.jsonl").read_text().count("\n") == lines
 
 
+def test_a_relative_state_folder_works_and_a_worker_that_cannot_start_leaves_nothing_recorded(tmp_path, monkeypatch):
+    """The TPU pass of 2026-12-06 lost two calls to a relative state path (the worker runs elsewhere)
+    and to the failures it caused being kept: every program then re-ran alone, ten times slower."""
+    job = _job(tmp_path, "fine", "print('fine')\n")
+    monkeypatch.chdir(tmp_path)
+    broken = {**reader_environment(), "PYTHONHOME": str(tmp_path / "no-python-here")}  # Python cannot start
+    records = run_group([{"path": str(job.path), "name": job.name}], broken, Path("rel"), timeout=30,
+                        deadline=time.time() + 60)
+    assert records[job.name]["stderr"].startswith("worker failed to start") and problem(records[job.name])
+    assert not (tmp_path / "rel" / "results.jsonl").exists() or "record" not in (tmp_path / "rel" / "results.jsonl").read_text()
+    records = run_group([{"path": str(job.path), "name": job.name}], reader_environment(), Path("rel"), timeout=30,
+                        deadline=time.time() + 60)
+    assert records[job.name]["stdout"] == "fine\n" and problem(records[job.name]) is None
+
+
 def test_a_group_past_its_deadline_starts_no_program(tmp_path):
     job = _job(tmp_path, "late", "print(1)\n")
     records = run_group([{"path": str(job.path), "name": job.name}], reader_environment(), tmp_path / "s",
@@ -161,3 +177,12 @@ def test_the_machine_report_names_each_snippets_pages(tmp_path):
     (row,) = report["snippets"]
     assert row["pages"] == ["start/pure-functions"] and row["outcome"] == "ok" and row["how"] == "batch"
     assert report["pass"]["pending"] == [] and report["pass"]["calls"] == 1
+    # As tools/tpu_pass.sh calls it: a state folder inside the repository, named relative to its root.
+    (ROOT / "_build").mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=ROOT / "_build", prefix="test-pass-") as state:
+        run = subprocess.run([sys.executable, "tools/machine_report.py", "--batch", "--exclusive", "yes",
+                              "--only", "start/pf_key_types.py", "--state", str(Path(state).relative_to(ROOT)),
+                              "--out", str(tmp_path / "again")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    (row,) = json.loads(next((tmp_path / "again").glob("*.json")).read_text())["snippets"]
+    assert row["outcome"] == "ok" and row["how"] == "batch" and "first_try" not in row, row

@@ -37,10 +37,13 @@ if [ ! -f "$SITE/.kb-installed" ]; then
     "${pip[@]}" "$name" || echo "tpu_pass: $name did not install" >&2
   done
   if [ -n "$LINKS" ]; then "${pip[@]}" --find-links "$LINKS" torch; else "${pip[@]}" torch; fi || echo "tpu_pass: torch did not install" >&2
-  if compgen -G "$WHEELS/*.whl" > /dev/null; then
+  # One wheel at a time: a wheel this machine cannot take (a newer glibc, another Python) is
+  # reported and left out instead of stopping the others.
+  for wheel in "$WHEELS"/*.whl; do
+    [ -e "$wheel" ] || continue
     env PIP_CONFIG_FILE=/dev/null python3 -m pip install --isolated -q --disable-pip-version-check --no-index \
-      --no-deps --no-compile --target "$SITE/wheels" --upgrade "$WHEELS"/*.whl || echo "tpu_pass: the wheels in $WHEELS did not install" >&2
-  fi
+      --no-deps --no-compile --upgrade --target "$SITE/wheels" "$wheel" || echo "tpu_pass: $wheel did not install" >&2
+  done
   touch "$SITE/.kb-installed"
   echo "installed in $(( $(date +%s) - start )) s" >&2
 fi
@@ -50,6 +53,6 @@ python3 -c 'import importlib.metadata as m, platform
 def v(n):
     try: return m.version(n)
     except m.PackageNotFoundError: return "absent"
-print("python", platform.python_version(), "|", ", ".join(f"{n} {v(n)}" for n in ("jax", "jaxlib", "libtpu", "flax", "optax", "orbax-checkpoint", "torch", "grain", "numpy", "scipy")))' >&2
+print("python", platform.python_version(), "| glibc", platform.libc_ver()[1], "|", ", ".join(f"{n} {v(n)}" for n in ("jax", "jaxlib", "libtpu", "flax", "optax", "orbax-checkpoint", "torch", "grain", "numpy", "scipy")))' >&2
 # KB_PASS_ONLY: globs of snippet names (default all). KB_PASS_MERGE: a committed report of an earlier sitting (its unchanged programs are not run again).
 exec python3 tools/machine_report.py --batch --exclusive yes ${KB_PASS_MERGE:+--merge "$KB_PASS_MERGE"} ${KB_PASS_ONLY:+--only "$KB_PASS_ONLY"} --budget "$BUDGET" --timeout "${KB_PASS_TIMEOUT:-300}" --state "$STATE" --out "$OUT"

@@ -259,11 +259,15 @@ def run_group(jobs: Iterable[dict[str, Any]], env: dict[str, str], folder: Path,
     ``folder`` keeps ``results.jsonl`` and the workers' log; a program already recorded there is not
     run again. A worker that ends with a program started and unrecorded (a timeout, an abort)
     leaves that program recorded as failed, and a new worker goes on with the rest. ``progress``
-    hears of each record as its program ends.
+    hears of each record as its program ends. A worker that cannot start at all (a bad environment)
+    fails every remaining program, but only in what this call returns: nothing is kept in
+    ``results.jsonl``, so the next call tries them again.
     """
+    folder = Path(folder).resolve()  # the worker runs in a folder of its own: a relative path would miss
     folder.mkdir(parents=True, exist_ok=True)
     results, log = folder / "results.jsonl", folder / "worker.log"
     jobs = list(jobs)
+    unstarted: dict[str, dict[str, Any]] = {}
     while time.time() < deadline:
         done, started = read_results(results)
         remaining = [j for j in jobs if j["name"] not in done]
@@ -290,10 +294,10 @@ def run_group(jobs: Iterable[dict[str, Any]], env: dict[str, str], folder: Path,
         if not lost:
             if process.returncode != 0 and all(j["name"] not in done for j in remaining):
                 tail = log.read_text(encoding="utf-8", errors="replace")[size:][-4000:]
-                for j in remaining:  # the worker could not start at all: say why, once per program
-                    _append(results, j["name"], {"returncode": process.returncode, "timed_out": False, "seconds": 0.0,
-                                                 "stdout": "", "stderr": "worker failed to start:\n" + tail,
-                                                 "figures": [], "error_line": None, "ran_with": {}})
+                unstarted = {j["name"]: {"returncode": process.returncode, "timed_out": False, "seconds": 0.0,
+                                         "stdout": "", "stderr": "worker failed to start:\n" + tail,
+                                         "figures": [], "error_line": None, "ran_with": {}} for j in remaining}
+                break  # the worker could not start at all: say why, once per program, and keep nothing
             continue
         tail = log.read_text(encoding="utf-8", errors="replace")[size:][-4000:]
         for name in lost:
@@ -302,7 +306,7 @@ def run_group(jobs: Iterable[dict[str, Any]], env: dict[str, str], folder: Path,
                                     "seconds": round(min(seconds, timeout), 3), "stdout": "",
                                     "stderr": f"the worker process ended during this program:\n{tail}",
                                     "figures": [], "error_line": None, "ran_with": {}})
-    return read_results(results)[0]
+    return {**unstarted, **read_results(results)[0]}
 
 
 def _append(results: Path, name: str, record: dict[str, Any]) -> None:
