@@ -24,7 +24,7 @@ expected = xs + y
 for method in ["sequential", "expand_dims", "broadcast_all"]:
     calls.clear()
     f = jax.jit(jax.vmap(functools.partial(add, vmap_method=method), in_axes=(0, None)))
-    out = f(xs, y)
+    out = f(xs, y).block_until_ready()  # the callback has run once the result is ready
     print(f"{method:14s} calls={len(calls)} shapes seen (x, y): {calls[0]}")
     assert jnp.array_equal(out, expected)
     assert calls == {"sequential": [((3,), (3,))] * 4,
@@ -45,7 +45,7 @@ def old_style(x, **kwargs):
     received.update(kwargs)
     return np.asarray(x)
 
-jax.pure_callback(old_style, jax.ShapeDtypeStruct(y.shape, y.dtype), y, vectorized=True)
+jax.pure_callback(old_style, jax.ShapeDtypeStruct(y.shape, y.dtype), y, vectorized=True).block_until_ready()
 print("vectorized=True reaches the callback as:", received)
 assert list(received) == ["vectorized"] and isinstance(received["vectorized"], jax.Array)
 assert bool(received["vectorized"])

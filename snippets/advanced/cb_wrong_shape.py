@@ -16,7 +16,7 @@ x = jnp.arange(4.0, dtype=jnp.float32)
 wrong = declared((4,), jnp.float32)  # a typical slip: copying the input's shape
 wrong.lower(x).compile()  # tracing and compiling trust the declaration
 try:
-    wrong(x)
+    wrong(x).block_until_ready()  # the error surfaces when the result is awaited (at once on the CPU, later on a TPU)
 except jax.errors.JaxRuntimeError as err:
     last_line = str(err).strip().splitlines()[-1]  # the callback's own error ends the message
     print("run time:", last_line)
