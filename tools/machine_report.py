@@ -332,18 +332,30 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def markdown(report: dict) -> str:
+    run = report.get("pass")
+    how = ("under the device policy (one program at a time on the device, in shared processes where it can; "
+           f"programs that start no accelerator beside it, {report['workers']} at a time)" if run
+           else f"{report['workers']} programs at a time")
     lines = [f"# Snippets on {report['machine']}", "",
-             f"Run {report['date']} with Python {report['python']}, {report['workers']} programs at a time, "
+             f"Run {report['date']} with Python {report['python']}, {how}, "
              f"backends started: {', '.join(report['backends']) or 'none'}.", "",
              "Versions here: " + ", ".join(f"{n} {v}" for n, v in report["installed"].items()) + ".", ""]
     if report["differs_from_pins"]:
         lines += ["Differs from `requirements.txt`: " + ", ".join(
             f"{n} {d['here']} (pinned {d['pinned']})" for n, d in report["differs_from_pins"].items()) + ".", ""]
-    lines += ["Outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(report["counts"].items())) + ".", "",
-              "| snippet | outcome | backend | seconds | first error |", "|---|---|---|---:|---|"]
+    lines += ["Outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(report["counts"].items())) + ".", ""]
+    if run:
+        lines += [f"Pass: `{run['command']}`, {run['calls']} calls in {len(run['sittings'])} sitting(s), "
+                  f"{run['wall_seconds']:.0f} s of wall time; "
+                  + (f"**{len(run['pending'])} programs not run yet** (listed at the end)." if run["pending"]
+                     else "complete: no program pending."), ""]
+    lines += ["| snippet | outcome | backend | how | seconds | first error |", "|---|---|---|---|---:|---|"]
     for row in report["snippets"]:
         error = (row["error"] or "").replace("|", "\\|")[:160]
-        lines.append(f"| `{row['snippet']}` | {row['outcome']} | {row['backend'] or '-'} | {row['seconds']:.1f} | {error} |")
+        lines.append(f"| `{row['snippet']}` | {row['outcome']} | {row['backend'] or '-'} | {row.get('how') or '-'} "
+                     f"| {row['seconds']:.1f} | {error} |")
+    if run and run["pending"]:
+        lines += ["", "Not run yet: " + ", ".join(f"`{name}`" for name in run["pending"]) + "."]
     return "\n".join(lines) + "\n"
 
 
