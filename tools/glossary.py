@@ -126,8 +126,13 @@ def glossary_problems(path: Path = GLOSSARY) -> list[str]:
     return problems
 
 
+def _english_re(form: str) -> re.Pattern:
+    """The English form as a whole word, in any case, with or without a plural -s/-es."""
+    return re.compile(rf"(?<![\w-]){re.escape(form)}(?:s|es)?(?![\w-])", re.I)
+
+
 def _english_in(form: str, text: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(form)}(?:s|es)?(?![\w-])", text, re.I) is not None
+    return _english_re(form).search(text) is not None
 
 
 def glosses(text: str) -> list[str]:
@@ -139,7 +144,7 @@ def glosses(text: str) -> list[str]:
     return [m.group(1) for m in GLOSS_RE.finditer(CODE_RE.sub("", text))]
 
 
-def _glossed_term(gloss: str, terms: list[Term]) -> Term | None:
+def glossed_term(gloss: str, terms: list[Term]) -> Term | None:
     words = [w.strip() for w in re.split(r"[，,]", gloss)]
     for term in terms:
         forms = {f.lower() for f in term.english_forms()} | {term.english.lower()}
@@ -159,7 +164,7 @@ def gloss_problems(page: str, translations: list[str], terms: list[Term]) -> lis
     problems = []
     for text in translations:
         for gloss in glosses(text):
-            term = _glossed_term(gloss, terms)
+            term = glossed_term(gloss, terms)
             if term is None:
                 continue
             if not term.gloss:
@@ -181,22 +186,43 @@ def rendering_problems(entries, terms: list[Term]) -> list[str]:
     ...                     E(msgid="No dispatch here.", msgstr="这里不发送。", tcomment="kb-glossary: dispatch: 发送 here")],
     ...                    terms)
     ["'dispatch' → 派发, not found in 'Python 逐个分派操作。'"]
+
+    A longer term stands for the shorter ones inside it: "memory profile" asks for 内存快照, not
+    also for the 性能分析 of "profile".
+
+    >>> rendering_problems([E(msgid="Save a memory profile.", msgstr="保存内存快照。", tcomment="")],
+    ...                    [Term("profile", "性能分析", False, ""), Term("memory profile", "内存快照", False, "")])
+    []
     """
     problems = []
     for entry in entries:
         if not entry.msgstr:
             continue
-        source = QUOTED_RE.sub(" ", CODE_RE.sub(" ", entry.msgid))  # code, and quoted messages
         target = CODE_RE.sub(" ", entry.msgstr)
         accepted = {m.strip().lower() for m in EXCEPTION_RE.findall(entry.tcomment or "")}
-        for term in terms:
-            if term.english.lower() in accepted or term.chinese.startswith("`"):
+        for term, english, chinese in named_pairs(entry.msgid, terms):
+            if english == chinese or chinese in target or term.english.lower() in accepted or term.chinese.startswith("`"):
                 continue
-            for english, chinese in term.pairs():
-                if english == chinese or not _english_in(english, source) or chinese in target:
-                    continue
-                problems.append(f"{english!r} → {chinese}, not found in {entry.msgstr[:120]!r}")
+            problems.append(f"{english!r} → {chinese}, not found in {entry.msgstr[:120]!r}")
     return problems
+
+
+def named_pairs(english_text: str, terms: list[Term]) -> list[tuple[Term, str, str]]:
+    """(term, English, Chinese) for each glossary term an English text names outside code and
+    "quoted messages"; a longer term stands for the shorter ones inside it.
+
+    >>> terms = [Term("mesh", "网格", True, ""), Term("device mesh", "设备网格", True, "")]
+    >>> [english for _, english, _ in named_pairs("A device mesh, and one `mesh` more.", terms)]
+    ['device mesh']
+    """
+    source = QUOTED_RE.sub(" ", CODE_RE.sub(" ", english_text))
+    found = []
+    for term in sorted(terms, key=lambda t: -max(len(english) for english, _ in t.pairs())):
+        for english, chinese in term.pairs():
+            if _english_in(english, source):
+                found.append((term, english, chinese))
+                source = _english_re(english).sub(" ", source)
+    return found
 
 
 def cell_and_see_also_glosses(page_html: str) -> list[str]:

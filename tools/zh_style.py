@@ -6,8 +6,14 @@ catalogues can be checked and a regression is caught by ``tests/test_zh_style.py
 
 - ``heading_problems``: a "How ..." heading translated with 如何 or 怎么 (the site writes 怎样);
 - ``word_problems``: renderings the glossary's notes rule out (本项目 for the pinned versions,
-  批大小, 小批量, 中间值, 活跃区间, 错误报告, 导出 for a dump), and English words left in prose that
-  the glossary gives a Chinese term for (checkpointer, tape, carry, pass, extra, rank);
+  批大小, 小批量, 中间值, 活跃区间, 错误报告, 性能剖析, 即时执行模式 ...), and English words left in
+  prose that the glossary gives a Chinese term for (checkpointer, tape, carry, pass, extra, rank);
+- ``taiwan_words``: Taiwan usage (列印, 程式, 檔案, 软体 ...) where mainland Chinese has its own word,
+  in any Chinese the site shows (the pages here; the theme's words in tests/test_zh_style.py);
+- ``pinned_problems``: "the pinned JAX" written 固定的 JAX without 本站 (本站固定版本的 JAX);
+- ``halfwidth_quotes``, ``quote_spaces``, ``percent_spaces``: half-width "…" in a Chinese sentence,
+  spaces inside or around “…”, a space between a number and %;
+- ``unglossed_terms``: a ``gloss: yes`` term a page uses but never glosses 中文（English）;
 - ``long_sentences``: sentences of more than ``LONG`` characters (as a reader sees them: code included, spaces and link targets not);
 - ``rates``: 它/它们, standalone 一个, 被 and glosses per 1,000 CJK characters, and how many times
   a page repeats the "as the snippet asserts" aside.
@@ -17,12 +23,13 @@ Run ``python -m tools.zh_style [catalogue.po ...]`` for a table (default: every 
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .glossary import CODE_RE
+from .glossary import CODE_RE, EXCEPTION_RE, Term, glossed_term, glosses, load, named_pairs
 from .site import DOCS, LOCALES, ROOT
 
 CJK = re.compile(r"[\u3400-\u9fff]")
@@ -34,7 +41,7 @@ HOW_HEADING = re.compile(r"^How\b")
 OTHER_HOW = re.compile(r"如何|怎么")
 # Renderings the glossary rules out, with the word to write instead.
 RULED_OUT = {
-    "本项目": "本站 (the site's pinned versions: 本站固定的)",
+    "本项目": "本站 (the site's pinned versions: 本站固定版本的)",
     "批大小": "批次大小",
     "小批量": "小批次",
     "中间值": "中间结果",
@@ -44,7 +51,26 @@ RULED_OUT = {
     "Explicit 轴": "显式轴",
     "Auto 轴": "自动轴",
     "Manual 轴": "手动轴",
+    "固定默认值": "默认值（本站版本）",
+    "性能剖析": "性能分析结果 (the noun), 性能分析 (the verb)",
+    "性能分析数据": "性能分析结果",
+    "即时执行模式": "eager 模式 (即时 is for 即时编译)",
 }
+# Taiwan usage, in either script, with the mainland word (TRANSLATING.md): words that simplified
+# Chinese does not use in these senses. 程式 stays allowed inside 方程式 and 程式化.
+TAIWAN = {
+    "列印": "打印", "原始码": "源代码", "原始碼": "源代码", "程式码": "代码", "程式碼": "代码", "程式": "程序",
+    "档案": "文件", "檔案": "文件", "資料": "数据", "預設": "默认", "软体": "软件", "軟體": "软件",
+    "网路": "网络", "網路": "网络", "记忆体": "内存", "伺服器": "服务器", "执行绪": "线程", "函式": "函数",
+    "萤幕": "屏幕", "硬碟": "硬盘", "最佳化": "优化", "介面": "界面 or 接口", "资料夹": "文件夹",
+}
+TAIWAN_RE = re.compile("|".join(re.escape(w) if w != "程式" else r"(?<![方工])程式(?!化)"
+                                for w in sorted(TAIWAN, key=len, reverse=True)))
+# Full-width punctuation and CJK: what a Chinese sentence puts next to a quote.
+CHINESE_SIDE = re.compile(r"[\u3400-\u9fff，。、：；？！（）《》“”]")
+HALF_QUOTED = re.compile(r'"([^"\n]*)"')
+QUOTED = re.compile(r"(\s*)“([^“”]*)”(\s*)")
+PERCENT = re.compile(r"(\d+(?:[.,]\d+)*)\s+([%％])")
 # English words that the glossary renders in Chinese; they may stay only inside a gloss 中文（English）.
 ENGLISH_WORDS = ("checkpointer", "manager", "tape", "carry", "pass", "extra", "rank", "fake", "treedef")
 ASIDE = re.compile(r"代码片段[^。；]{0,12}断言")
@@ -54,6 +80,11 @@ ONE = re.compile(r"(?<![同下另第单每这那哪任某])一个")
 
 def _prose(text: str) -> str:
     return CODE.sub(" ", text)
+
+
+def _shown(text: str) -> str:
+    """Code, roles and link targets as one placeholder character: the spacing around them still counts."""
+    return CODE.sub("\x00", text)
 
 
 def _cjk(text: str) -> int:
@@ -71,6 +102,45 @@ def page_headings(md: Path) -> set[str]:
         if fence is None and re.match(r"^#{1,6} ", line):
             headings.add(line.lstrip("#").strip())
     return headings
+
+
+def not_prose(md: Path) -> set[str]:
+    """The texts of a MyST page where no gloss goes (TRANSLATING.md): headings, table cells, the
+    lines of its See-also list, and the titles and lines of grid cards (a layout of short labels).
+
+    >>> import tempfile
+    >>> md = Path(tempfile.mkdtemp()) / "p.md"
+    >>> _ = md.write_text("# Title\\n\\nProse.\\n\\n| a | `b` |\\n|---|---|\\n\\n:::{grid-item-card} Card\\n:link: x\\n\\n"
+    ...                   "Its line.\\n:::\\n\\n## See also\\n\\n- {ref}`x`: more.\\n", encoding="utf-8")
+    >>> sorted(not_prose(md))
+    ['Card', 'Its line.', 'See also', 'Title', '`b`', 'a', '{ref}`x`: more.']
+    """
+    texts, fence, see_also, card = set(), None, False, False
+    for line in md.read_text(encoding="utf-8").splitlines():
+        marker = re.match(r"^(`{3,}|~{3,})", line)
+        if marker:
+            fence = None if fence and line.startswith(fence) else (fence or marker.group(1))
+            continue
+        if fence is not None:
+            continue
+        heading = re.match(r"^#{1,6} (.*)", line)
+        opened = re.match(r"^:{3,}\{grid-item-card\}\s*(.*)", line)
+        if heading:
+            texts.add(heading.group(1).strip())
+            see_also = heading.group(1).strip().lower() == "see also"
+        elif opened:
+            card = True
+            texts.add(opened.group(1).strip())
+        elif card and re.match(r"^:{3,}\s*$", line):
+            card = False
+        elif card and line.strip() and not line.startswith(":"):
+            texts.add(line.strip())
+        elif line.startswith("|"):
+            cells = (cell.strip() for cell in re.split(r"(?<!\\)\|", line.strip().strip("|")))
+            texts.update(cell for cell in cells if cell and not re.fullmatch(r":?-+:?", cell))
+        elif see_also and re.match(r"^[-*] ", line):
+            texts.add(line[2:].strip())
+    return texts
 
 
 def heading_problems(entries, headings: set[str]) -> list[str]:
@@ -91,7 +161,7 @@ def word_problems(entries) -> list[str]:
     >>> from types import SimpleNamespace as E
     >>> word_problems([E(msgid="x", msgstr="本项目固定的 JAX 里，循环的 carry 和 `carry`。"),
     ...                E(msgid="y", msgstr="循环携带量（carry）")])
-    ["'本项目' in '本项目固定的 JAX 里，循环的 carry 和 `carry`。' (write 本站 (the site's pinned versions: 本站固定的))", "English 'carry' in '本项目固定的 JAX 里，循环的 carry 和 `carry`。'"]
+    ["'本项目' in '本项目固定的 JAX 里，循环的 carry 和 `carry`。' (write 本站 (the site's pinned versions: 本站固定版本的))", "English 'carry' in '本项目固定的 JAX 里，循环的 carry 和 `carry`。'"]
     """
     problems = []
     for entry in entries:
@@ -104,6 +174,164 @@ def word_problems(entries) -> list[str]:
             if re.search(rf"(?<![\w.-]){word}(?![\w-])", bare, re.I):
                 problems.append(f"English {word!r} in {entry.msgstr[:100]!r}")
     return problems
+
+
+def taiwan_words(text: str) -> list[str]:
+    """Taiwan usage in a Chinese text, with the mainland word.
+
+    >>> taiwan_words("列印成 PDF；解方程式；程式化；把檔案存进程式码目录")
+    ['列印 (write 打印)', '檔案 (write 文件)', '程式码 (write 代码)']
+    """
+    return [f"{m.group()} (write {TAIWAN[m.group()]})" for m in TAIWAN_RE.finditer(text)]
+
+
+def taiwan_problems(entries) -> list[str]:
+    """Taiwan usage in the translations, code excluded."""
+    return [f"Taiwan usage {word} in {e.msgstr[:100]!r}" for e in entries for word in taiwan_words(_prose(e.msgstr or ""))]
+
+
+def pinned_problems(entries) -> list[str]:
+    """An entry whose English says "pinned" (the site's pinned version) and whose Chinese writes
+    固定的 without 本站 (write 本站固定版本的 …). A translator comment ``kb-glossary: pinned: why``
+    accepts another sense.
+
+    >>> from types import SimpleNamespace as E
+    >>> pinned_problems([E(msgid="In the pinned JAX, it fails.", msgstr="在固定的 JAX 版本里会失败。", tcomment=""),
+    ...                  E(msgid="In the pinned JAX, `x` runs.", msgstr="在本站固定的 JAX 版本里，`x` 可以运行。", tcomment=""),
+    ...                  E(msgid="Pin it: a pinned version.", msgstr="固定的版本。", tcomment="kb-glossary: pinned: yours")])
+    ["'固定的' without 本站 for 'pinned' in '在固定的 JAX 版本里会失败。' (write 本站固定版本的 …)"]
+    """
+    problems = []
+    for entry in entries:
+        accepted = {m.strip().lower() for m in EXCEPTION_RE.findall(getattr(entry, "tcomment", "") or "")}
+        if "pinned" in accepted or not re.search(r"\bpinned\b", _prose(entry.msgid), re.I):
+            continue
+        for _ in re.finditer(r"(?<!本站)固定的", _prose(entry.msgstr or "")):
+            problems.append(f"'固定的' without 本站 for 'pinned' in {entry.msgstr[:100]!r} (write 本站固定版本的 …)")
+    return problems
+
+
+def halfwidth_quotes(entries) -> list[str]:
+    """Half-width "…" with Chinese text or full-width punctuation on both sides (a space between
+    allowed; code excluded): a Chinese sentence quotes with “…”.
+
+    >>> from types import SimpleNamespace as E
+    >>> halfwidth_quotes([E(msgid="x", msgstr='选择 "Capture profile"，地址填 `"localhost:9999"`。'),
+    ...                   E(msgid="y", msgstr='参数写成 --name="a b"，见上文。'), E(msgid="z", msgstr='Set "x".')])
+    ['half-width quotes in a Chinese sentence: "Capture profile" (write “Capture profile”)']
+    """
+    problems = []
+    for entry in entries:
+        text = _shown(entry.msgstr or "")
+        if not CJK.search(text):
+            continue
+        for match in HALF_QUOTED.finditer(text):
+            before, after = text[:match.start()].rstrip(" ")[-1:], text[match.end():].lstrip(" ")[:1]
+            if CHINESE_SIDE.match(before or "。") and CHINESE_SIDE.match(after or "。"):
+                problems.append(f"half-width quotes in a Chinese sentence: {match.group()} (write “{match.group(1)}”)")
+    return problems
+
+
+def quote_spaces(entries) -> list[str]:
+    """Spaces inside or around “…” in Chinese text (none next to full-width punctuation; code excluded).
+
+    >>> from types import SimpleNamespace as E
+    >>> for p in quote_spaces([E(msgid="x", msgstr="和 “compiled, not run” 这一行；以“without”开头；即“单体式” `jaxlib`，`'“ a ”'`。")]):
+    ...     print(p)
+    spaces around “compiled, not run”: 和 “compiled, not run” 这一
+    spaces around “单体式”: 即“单体式” `j
+    """
+    problems = []
+    for entry in entries:
+        text = entry.msgstr or ""
+        code = [m.span() for m in CODE.finditer(text)]
+        for match in QUOTED.finditer(text):
+            before, inner, after = match.groups()
+            inside_code = any(start <= match.start(2) < end for start, end in code)
+            if (before or after or inner != inner.strip()) and not inside_code:
+                context = text[max(match.start() - 1, 0):match.end() + 2].replace("\n", " ")
+                problems.append(f"spaces around “{inner.strip()}”: {context}")
+    return problems
+
+
+def percent_spaces(entries) -> list[str]:
+    """A space between a number and % in Chinese text.
+
+    >>> from types import SimpleNamespace as E
+    >>> percent_spaces([E(msgid="x", msgstr="循环在 80 % 之前结束，占 3.1%；`print(f'{x} %')`。"), E(msgid="y", msgstr="80 % of it")])
+    ['a space before %: 80 % (write 80%)']
+    """
+    return [f"a space before %: {m.group()} (write {m.group(1)}{m.group(2)})" for e in entries
+            if CJK.search(_prose(e.msgstr or "")) for m in PERCENT.finditer(_prose(e.msgstr or ""))]
+
+
+def unglossed_terms(entries, terms: list[Term], skip: set[str] = frozenset()) -> list[str]:
+    """``gloss: yes`` terms that a page's prose uses (its English names the term, its Chinese writes
+    the glossary's word) but that the page never glosses 中文（English） (TRANSLATING.md: once, at
+    the first use). Entries whose English is in ``skip`` (headings, table cells, See-also lines) are
+    not prose. A ``{term}`` role for the term counts as its gloss, and so does the gloss of a compound
+    (降级规则（lowering rule） for 降级) or of a longer term that contains the word (设备网格（device mesh）
+    for 网格). A translator comment ``kb-glossary: <english>: why`` marks another sense of the word.
+
+    >>> from types import SimpleNamespace as E
+    >>> terms = [Term("autotuning", "自动调优", True, "自动调优（autotuning）"), Term("device mesh", "设备网格", True, ""),
+    ...          Term("mesh", "网格", True, ""), Term("sharding", "分片", True, ""), Term("device", "设备", False, "")]
+    >>> for p in unglossed_terms([E(msgid="Autotuning", msgstr="自动调优"),
+    ...         E(msgid="Autotuning picks a kernel for each device.", msgstr="自动调优为每个设备选出内核。"),
+    ...         E(msgid="Build a device mesh; the mesh has 2 axes.", msgstr="建一个设备网格（device mesh），网格有两个轴。"),
+    ...         E(msgid="Sharding splits it.", msgstr="分片（{term}`sharding`）把它切开。")], terms, {"Autotuning"}):
+    ...     print(p)
+    'autotuning' is written 自动调优 but never glossed on the page: write 自动调优（autotuning） once, at its first use in the prose: '自动调优为每个设备选出内核。'
+    """
+    glossed: set[str] = set()  # English names
+    glossed_words: set[str] = set()  # their Chinese
+    used: dict[str, tuple[Term, str]] = {}
+    for entry in entries:
+        text = entry.msgstr or ""
+        named = [glossed_term(gloss, terms) for gloss in glosses(text)]
+        named += [term for gloss in glosses(text) for term, _, _ in named_pairs(gloss, terms)]  # 降级规则（lowering rule）
+        for role in re.findall(r"\{term\}`([^`]*)`", text):
+            target = re.search(r"<([^<>]*)>\s*$", role)
+            named.append(glossed_term((target.group(1) if target else role).strip(), terms))
+        glossed.update(term.english for term in named if term is not None)
+        glossed_words.update(term.chinese for term in named if term is not None and term.gloss)
+        if entry.msgid in skip or not text:
+            continue
+        prose = _prose(text)
+        accepted = {m.strip().lower() for m in EXCEPTION_RE.findall(getattr(entry, "tcomment", "") or "")}
+        for term, _english, chinese in named_pairs(entry.msgid, terms):
+            if (term.gloss and not term.chinese.startswith("`") and chinese != term.english and chinese in prose
+                    and term.english.lower() not in accepted):
+                used.setdefault(term.english, (term, text))
+    problems = []
+    for name, (term, text) in used.items():
+        if name in glossed or any(term.chinese in word and term.chinese != word for word in glossed_words):
+            continue
+        display = term.display or f"{term.chinese}（{term.english}）"
+        problems.append(f"{name!r} is written {term.chinese} but never glossed on the page: write {display} "
+                        f"once, at its first use in the prose: {text[:80]!r}")
+    return problems
+
+
+def interface_problems(text: str) -> list[str]:
+    """What a short string of the interface (a tooltip, the footer, a button's message) must not
+    show: Taiwan usage, half-width punctuation next to Chinese, a space next to full-width punctuation.
+
+    >>> interface_problems("作者： JAX 知识库作者")
+    ["a space next to '：' in '作者： JAX 知识库作者'"]
+    >>> interface_problems("复制成功!")
+    ["half-width '!' next to Chinese in '复制成功!'"]
+    >>> interface_problems("列印成 PDF")
+    ["Taiwan usage 列印 (write 打印) in '列印成 PDF'"]
+    >>> interface_problems("由 JAX 知识库作者编写；{title}：{result}（.ipynb）")
+    []
+    """
+    found = [f"Taiwan usage {word} in {text!r}" for word in taiwan_words(text)]
+    found += [f"half-width {m.group(1) or m.group(2)!r} next to Chinese in {text!r}"
+              for m in re.finditer(r"(?<=[\u3400-\u9fff])([,!?;:])|([,!?;:])(?=[\u3400-\u9fff])", text)]
+    found += [f"a space next to {(m.group(1) or m.group(2))!r} in {text!r}"
+              for m in re.finditer(r"([，。：；！？、（）“”]) | ([，。：；！？、（）“”])", text)]
+    return found
 
 
 def sentences(text: str) -> list[str]:
@@ -167,14 +395,34 @@ def rates(entries) -> Rates:
     return result
 
 
-def catalogue_problems(path: Path) -> list[str]:
-    """Everything the checks above find in one page catalogue: what tests/test_zh_style.py rejects."""
+@functools.lru_cache(maxsize=1)
+def _glossary() -> tuple[Term, ...]:
+    return tuple(load())
+
+
+def problems_by_check(path: Path) -> dict[str, list[str]]:
+    """What each check finds in one page catalogue (the glossary page itself is all glosses: no
+    gloss check there)."""
     import polib
 
     entries = [e for e in polib.pofile(str(path)) if e.msgstr]
     md = DOCS / path.relative_to(LOCALES / "zh_CN" / "LC_MESSAGES").with_suffix(".md")
-    found = heading_problems(entries, page_headings(md) if md.is_file() else set()) + word_problems(entries)
-    return found + [f"a sentence of {length(s)} characters (more than {LONG}): {s[:60]}…" for s in long_sentences(entries)]
+    headings = page_headings(md) if md.is_file() else set()
+    glossary_page = path.as_posix().endswith("reference/glossary.po")
+    return {
+        "headings": heading_problems(entries, headings),
+        "words": word_problems(entries) + taiwan_problems(entries) + pinned_problems(entries),
+        "punctuation": halfwidth_quotes(entries) + quote_spaces(entries) + percent_spaces(entries),
+        "unglossed": [] if glossary_page else unglossed_terms(entries, list(_glossary()),
+                                                              not_prose(md) if md.is_file() else set()),
+        "sentences": [f"a sentence of {length(s)} characters (more than {LONG}): {s[:60]}…"
+                      for s in long_sentences(entries)],
+    }
+
+
+def catalogue_problems(path: Path) -> list[str]:
+    """Everything the checks above find in one page catalogue: what tests/test_zh_style.py rejects."""
+    return [problem for found in problems_by_check(path).values() for problem in found]
 
 
 def page_catalogues(locales: Path = LOCALES / "zh_CN" / "LC_MESSAGES") -> list[Path]:
@@ -184,17 +432,17 @@ def page_catalogues(locales: Path = LOCALES / "zh_CN" / "LC_MESSAGES") -> list[P
 def report(paths: list[Path]) -> str:
     import polib
 
-    lines = ["| catalogue | CJK | 它/1000 | 一个/1000 | 被/1000 | glosses/1000 | asides | > 110 | headings | words |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| catalogue | CJK | 它/1000 | 一个/1000 | 被/1000 | glosses/1000 | asides | > 110 | headings | words "
+             "| punctuation | unglossed |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for path in paths:
         entries = [e for e in polib.pofile(str(path)) if e.msgstr]
-        md = DOCS / path.relative_to(LOCALES / "zh_CN" / "LC_MESSAGES").with_suffix(".md")
-        headings = page_headings(md) if md.is_file() else set()
+        found = problems_by_check(path)
         r = rates(entries)
         lines.append(f"| {path.relative_to(LOCALES / 'zh_CN' / 'LC_MESSAGES')} | {r.cjk} | {r.per_thousand('它'):.1f} "
                      f"| {r.per_thousand('一个'):.1f} | {r.per_thousand('被'):.1f} | {r.per_thousand('gloss'):.2f} "
-                     f"| {r.counts['aside']} | {len(long_sentences(entries))} "
-                     f"| {len(heading_problems(entries, headings))} | {len(word_problems(entries))} |")
+                     f"| {r.counts['aside']} | {len(found['sentences'])} | {len(found['headings'])} "
+                     f"| {len(found['words'])} | {len(found['punctuation'])} | {len(found['unglossed'])} |")
     return "\n".join(lines)
 
 
