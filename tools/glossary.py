@@ -148,6 +148,10 @@ def glossed_term(gloss: str, terms: list[Term]) -> Term | None:
     words = [w.strip() for w in re.split(r"[，,]", gloss)]
     for term in terms:
         forms = {f.lower() for f in term.english_forms()} | {term.english.lower()}
+        # The display form's English counts too: 循环携带量（carry） glosses "loop carry".
+        shown = re.search(r"（([^（）]*)）\s*$", getattr(term, "display", "") or "")
+        if shown:
+            forms |= {w.strip().lower() for w in re.split(r"[，,]", shown.group(1)) if w.strip()}
         if any(w.lower() in forms for w in words):
             return term
     return None
