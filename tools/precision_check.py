@@ -52,6 +52,14 @@ runs under the emulation because the backend is still ``cpu``; or it is one of t
 program chooses by backend (``1e-6 if jax.default_backend() == "cpu" else 1e-5``) is the CPU's
 here: a failure between the two is the emulation's too, and is counted.
 
+**The committed check** (``MANIFEST``, ``docs/_data/precision-bf16.json``): a bf16 run of the
+whole selection (no ``--only``, no ``--shard``) writes each program's sha256 and verdict there.
+``tests/test_precision_check.py`` holds the site to it in ``nox -s tests``, where CI has no
+accelerator: every selected program is either in the manifest with its current bytes and a
+verdict that is not "failed", or it runs there under the emulation and must not fail. So an edited
+comparison program is checked in CI at once, and the whole selection (about five minutes) runs
+only here, when an author refreshes the manifest with ``nox -s precision``.
+
 **Cost.** 194 of the 517 snippets are selected (December 2026). One run of all of them took
 610 CPU-seconds (bf16, and 620 for tf32), about 5 minutes on 2 free cores: the GPT section's 14
 programs are a third of it. ``--shard K/N`` splits the selection into N balanced parts, one per
@@ -64,8 +72,11 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import datetime
 import fnmatch
+import json
 import os
+import platform
 import re
 import sys
 import tempfile
@@ -77,14 +88,16 @@ import conf
 
 from .run_snippets import parse_shard
 from .run_snippets import site_jobs as pages_jobs
-from .site import DOCS
+from .site import DOCS, ROOT
 
 import kb.run.process as process  # noqa: E402
 from kb.run import precision  # noqa: E402
+from kb.run.plan import snippet_digest  # noqa: E402
 from kb.run.runner import Job, earlier_seconds, run_all, shard  # noqa: E402
 from kb.run.snippet import cpu_by_design, is_timing  # noqa: E402
 from kb.run.store import problem  # noqa: E402
 
+MANIFEST = DOCS / "_data" / "precision-bf16.json"
 JAX_LIBRARIES = {"jax", "jaxlib", "flax", "optax", "chex", "orbax", "equinox"}
 CLOSENESS = {"allclose", "isclose", "assert_allclose", "assert_array_almost_equal", "assert_almost_equal",
              "assert_array_almost_equal_nulp", "assert_array_max_ulp", "approx"}
@@ -313,6 +326,36 @@ def check(items: Iterable[Job], mode: str | None, *, timeout: float = conf.kb_sn
     return sorted(ran, key=lambda r: r["snippet"])
 
 
+def write_manifest(records: list[dict[str, Any]], mode: str, path: Path = MANIFEST) -> None:
+    """Keep each program's sha256 and verdict from a run of the whole selection (``MANIFEST``)."""
+    from importlib.metadata import version
+
+    programs = {}
+    for record in sorted(records, key=lambda r: r["snippet"]):
+        source_path = ROOT / record["snippet"]
+        kind, why = verdict(record, source_path.read_text(encoding="utf-8"))
+        programs[record["snippet"]] = {"sha256": snippet_digest(source_path), "verdict": kind,
+                                       **({"why": why} if why else {})}
+    path.write_text(json.dumps({"mode": mode, "date": datetime.date.today().isoformat(),
+                                "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPU cores",
+                                "jax": version("jax"), "programs": programs}, indent=1, ensure_ascii=False) + "\n",
+                    encoding="utf-8")
+
+
+def stale(items: Iterable[Job], path: Path = MANIFEST) -> tuple[list[Job], dict[str, str]]:
+    """(the programs the committed check does not cover as they are now, the covered ones that
+    failed there by name: its reason)."""
+    manifest = json.loads(path.read_text(encoding="utf-8"))["programs"] if path.exists() else {}
+    todo, failed = [], {}
+    for item in items:
+        entry = manifest.get(item.name)
+        if entry is None or entry["sha256"] != snippet_digest(item.path):
+            todo.append(item)
+        elif entry["verdict"] == "failed":
+            failed[item.name] = entry.get("why") or "failed"
+    return todo, failed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.precision_check", description=__doc__.split("\n\n")[0])
     parser.add_argument("--mode", choices=MODES, default="bf16",
@@ -359,6 +402,9 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = {r["snippet"]: verdict(r, source(r["snippet"])) for r in records}
     failed = sorted(name for name, (kind, _) in verdicts.items() if kind == "failed")
     artefacts = sorted(name for name, (kind, _) in verdicts.items() if kind == "artefact")
+    if args.mode == "bf16" and not args.only and not args.shard:
+        write_manifest(records, args.mode)
+        print(f"the committed check: {MANIFEST.relative_to(ROOT)} ({len(records)} programs)")
     print(f"\nprecision check ({args.mode}): {len(records)} snippets in {seconds:.0f} s, {len(failed)} failed, "
           f"{len(artefacts)} stopped by the emulation's own artefacts (not counted)")
     for title, names in (("failed", failed), ("artefacts (the rest of these programs was not checked)", artefacts)):
