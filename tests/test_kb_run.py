@@ -156,6 +156,8 @@ def test_the_device_policy_on_the_sites_programs():
     assert lanes["snippets/start/pt_forward_loss_torch.py"] == "side"
     assert lanes["snippets/xla/msched_peak.py"] == "side"  # pins its own process to the CPU, by design
     assert lanes["snippets/start/pt_agreement.py"] == "device"
+    assert lanes["snippets/install/mir_pip_config.py"] == "side"  # its children run pip, never JAX
+    assert lanes["snippets/xla/ccache_key.py"] == "device"  # its children compile with JAX
     groups = {name: batch_group((ROOT / name).read_text(encoding="utf-8")) for name, kind in lanes.items() if kind == "device"}
     assert (("JAX_NUM_CPU_DEVICES", "8"),) in groups.values()
     assert groups["snippets/xla/gflag_set.py"] is None  # sets XLA_FLAGS later than its opening lines

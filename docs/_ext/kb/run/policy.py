@@ -8,7 +8,7 @@ also pays to open it once for many programs. The policy, in one place:
 
 1. ``EXCLUSIVE``: the backends where one process at a time holds the device (``tpu``).
 2. ``lane(source)``: ``"side"`` for a program that starts no accelerator (PyTorch or NumPy only
-   and no child processes, or JAX pinned to the CPU by design in its own process): it may run beside anything, on the
+   and no child process that imports JAX, or JAX pinned to the CPU by design in its own process): it may run beside anything, on the
    host's other cores. ``"device"`` for every other program: on an exclusive backend these run one
    at a time.
 3. ``batch_group(source)``: on an exclusive backend, device programs that can share one process
@@ -36,6 +36,8 @@ import re
 from .snippet import pins_own_process, starts_jax
 
 EXCLUSIVE = frozenset({"tpu"})
+# An import of a JAX library anywhere in a program's text, its children's code (strings) included.
+JAX_IMPORT = re.compile(r"\b(?:import|from)\s+(?:jax|jaxlib|flax|optax|orbax|grain|chex)\b")
 LATE_SETTINGS = re.compile(r"os\.environ|putenv|jax_platforms|jax_num_cpu_devices|XLA_FLAGS|multiprocessing"
                            r"|jax\.distributed\.initialize")
 
@@ -44,17 +46,24 @@ def lane(source: str) -> str:
     """``"side"`` (starts no accelerator) or ``"device"``.
 
     A program that starts other Python processes is a device program even if it imports no JAX
-    itself: its children may open the device (``xla/ccache_serialize.py`` compiles in one child and
-    loads in the next).
+    itself, when its children may open the device: when its text, code or strings, imports a JAX
+    library anywhere (``xla/ccache_serialize.py`` compiles in one child and loads in the next; a
+    child's code is a string of its parent, since every program is self-contained). One whose
+    children run pip or PyTorch only (``install/mir_pip_config.py``, the Triton-interpreter tabs)
+    runs beside the device.
 
     >>> lane("import subprocess, sys\\nsubprocess.run([sys.executable, '-c', 'import jax'])\\n")
     'device'
+    >>> lane("import subprocess, sys\\nsubprocess.run([sys.executable, '-m', 'pip', 'config', 'list'])\\n")
+    'side'
     """
     if pins_own_process(source):
         return "side"
-    if not starts_jax(source) and not re.search(r"\bsubprocess\b|sys\.executable|multiprocessing", source):
-        return "side"
-    return "device"
+    if starts_jax(source):
+        return "device"
+    if re.search(r"\bsubprocess\b|sys\.executable|multiprocessing", source) and JAX_IMPORT.search(source):
+        return "device"
+    return "side"
 
 
 def _opening_environment(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...], int]:
