@@ -353,7 +353,23 @@ class BackendsTable(SphinxDirective):
         return row
 
 
+def pages_added_or_removed(app, env, added, changed, removed) -> list[str]:
+    """``env-get-outdated``: the status page again when a page comes or goes, so that its table has
+    a row (the target of the new page's header line) for every page. Its notes of dependency name
+    the pages that exist; a new one is not among them.
+
+    >>> from types import SimpleNamespace as NS
+    >>> env = NS(found_docs={"a", "b", STATUS_DOC})
+    >>> pages_added_or_removed(None, env, {"b"}, set(), set()), pages_added_or_removed(None, env, set(), {"a"}, set())
+    (['reference/backends'], [])
+    """
+    if (added or removed) and STATUS_DOC in env.found_docs and STATUS_DOC not in added:
+        return [STATUS_DOC]
+    return []
+
+
 def setup(app):
     app.add_directive("kb-backends-table", BackendsTable)
+    app.connect("env-get-outdated", pages_added_or_removed)
     app.connect("doctree-read", add_backend_lines, priority=520)  # after kb.provenance's and kb.floors' lines
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
