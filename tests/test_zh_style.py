@@ -79,11 +79,14 @@ def book_theme_locales() -> Path:
 
 def theme_catalogues() -> list[Path]:
     """The installed themes' Chinese catalogues: the book theme's ('booktheme') and the pydata
-    theme's ('sphinx', found for zh_CN under zh)."""
-    import pydata_sphinx_theme
+    theme's ('sphinx', found for zh_CN under zh). The pydata theme is found as Sphinx finds it, through
+    its ``sphinx.html_themes`` entry point: the site never imports it (the book theme does)."""
+    from importlib.metadata import entry_points
 
+    (pydata,) = [ep for ep in entry_points(group="sphinx.html_themes") if ep.name == "pydata_sphinx_theme"]
+    package = Path(str(pydata.dist.locate_file("pydata_sphinx_theme")))
     found = [book_theme_locales() / "zh_CN" / "LC_MESSAGES" / "booktheme.po",
-             Path(pydata_sphinx_theme.__file__).parent / "locale" / "zh" / "LC_MESSAGES" / "sphinx.po"]
+             package / "locale" / "zh" / "LC_MESSAGES" / "sphinx.po"]
     assert all(path.is_file() for path in found), found
     return found
 
