@@ -53,7 +53,8 @@ program chooses by backend (``1e-6 if jax.default_backend() == "cpu" else 1e-5``
 here: a failure between the two is the emulation's too, and is counted.
 
 **The committed check** (``MANIFEST``, ``docs/_data/precision-bf16.json``): a bf16 run of the
-whole selection (no ``--only``, no ``--shard``) writes each program's sha256 and verdict there.
+whole selection writes each program's sha256 and verdict there; a run of a part (``--only``,
+``--shard``) updates its programs' entries and keeps the others.
 ``tests/test_precision_check.py`` holds the site to it in ``nox -s tests``, where CI has no
 accelerator: every selected program is either in the manifest with its current bytes and a
 verdict that is not "failed", or it runs there under the emulation and must not fail. So an edited
@@ -326,11 +327,13 @@ def check(items: Iterable[Job], mode: str | None, *, timeout: float = conf.kb_sn
     return sorted(ran, key=lambda r: r["snippet"])
 
 
-def write_manifest(records: list[dict[str, Any]], mode: str, path: Path = MANIFEST) -> None:
-    """Keep each program's sha256 and verdict from a run of the whole selection (``MANIFEST``)."""
+def write_manifest(records: list[dict[str, Any]], mode: str, path: Path = MANIFEST, *, whole: bool = True) -> None:
+    """Keep each program's sha256 and verdict (``MANIFEST``): from a run of the whole selection
+    (``whole``: the programs it did not run leave the manifest), or merged into it from a part
+    (``--only``, ``--shard``: the other entries stay)."""
     from importlib.metadata import version
 
-    programs = {}
+    programs = {} if whole or not path.exists() else json.loads(path.read_text(encoding="utf-8"))["programs"]
     for record in sorted(records, key=lambda r: r["snippet"]):
         source_path = ROOT / record["snippet"]
         kind, why = verdict(record, source_path.read_text(encoding="utf-8"))
@@ -338,7 +341,8 @@ def write_manifest(records: list[dict[str, Any]], mode: str, path: Path = MANIFE
                                        **({"why": why} if why else {})}
     path.write_text(json.dumps({"mode": mode, "date": datetime.date.today().isoformat(),
                                 "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPU cores",
-                                "jax": version("jax"), "programs": programs}, indent=1, ensure_ascii=False) + "\n",
+                                "jax": version("jax"), "programs": dict(sorted(programs.items()))}, indent=1,
+                               ensure_ascii=False) + "\n",
                     encoding="utf-8")
 
 
@@ -402,9 +406,11 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = {r["snippet"]: verdict(r, source(r["snippet"])) for r in records}
     failed = sorted(name for name, (kind, _) in verdicts.items() if kind == "failed")
     artefacts = sorted(name for name, (kind, _) in verdicts.items() if kind == "artefact")
-    if args.mode == "bf16" and not args.only and not args.shard:
-        write_manifest(records, args.mode)
-        print(f"the committed check: {MANIFEST.relative_to(ROOT)} ({len(records)} programs)")
+    if args.mode == "bf16":
+        whole = not args.only and not args.shard
+        write_manifest(records, args.mode, whole=whole)
+        print(f"the committed check: {MANIFEST.relative_to(ROOT)} ({'written' if whole else 'updated'}: "
+              f"{len(records)} programs)")
     print(f"\nprecision check ({args.mode}): {len(records)} snippets in {seconds:.0f} s, {len(failed)} failed, "
           f"{len(artefacts)} stopped by the emulation's own artefacts (not counted)")
     for title, names in (("failed", failed), ("artefacts (the rest of these programs was not checked)", artefacts)):
