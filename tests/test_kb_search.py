@@ -66,3 +66,20 @@ def test_a_changed_index_format_stops_the_build(tmp_path):
     (Path(app.builder.outdir) / "searchindex.js").write_text("var index = {};", encoding="utf-8")
     with pytest.raises(ExtensionError, match="search index format"):
         search.on_build_finished(app, None)
+
+
+def test_the_build_box_stays_out_of_the_index():
+    """The box at the top of a page (versions, devices, backend lines) is on nearly every page: its
+    words would lead to every page with a program. Sphinx's own indexer skips it."""
+    from docutils import nodes
+    from docutils.utils import new_document
+    from sphinx.search import WordCollector
+    from sphinx.search.en import SearchEnglish
+
+    doc = new_document("page")
+    doc += nodes.container("", nodes.paragraph(text="jaxlib 0.12 on TPU v5e"), classes=[search.BOX_CLASS])
+    doc += nodes.paragraph(text="gradients")
+    search.keep_build_box_out(None, doc, "page")
+    collector = WordCollector(doc, SearchEnglish({}))
+    doc.walk(collector)
+    assert collector.found_words == ["gradients"]

@@ -16,6 +16,10 @@
    language: the message is ``_()`` text of this module, given to the search page as
    ``KB_SEARCH_WORDS`` with the search words' terms (a page whose title names the term of a
    search word ranks as if the title named the word).
+3. **The box at the top of a page is not what the page is about.** Its versions, devices, backend
+   lines and downloads are the same words on nearly every page (jaxlib, TPU, notebook, programs):
+   indexed, they led a query about TPUs to every page with a program. The box gets Sphinx's own
+   ``no-search`` class when the page is written, so the index skips it (the page shows it as before).
 
 Sphinx offers no hook into its index before it is written, and no extension does (1) or (2), hence
 this module. An incremental build starts from the last build's index: Sphinx's own copy of it is
@@ -33,7 +37,9 @@ from pathlib import Path
 
 from sphinx.errors import ExtensionError
 
-from .common import alternatives, glossary_path, glossary_rows
+from docutils import nodes
+
+from .common import BOX_CLASS, alternatives, glossary_path, glossary_rows
 from .translations import _
 
 INDEX_RE = re.compile(r"\A\s*Search\.setIndex\((.*)\)\s*;?\s*\Z", re.S)
@@ -176,8 +182,29 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
         app.add_js_file(None, body=f"var KB_SEARCH_WORDS = {json.dumps(words, ensure_ascii=False)};", priority=100)
 
 
+NO_SEARCH = "no-search"  # Sphinx's own class for nodes its index skips
+
+
+def keep_build_box_out(app, doctree, docname) -> None:
+    """The box at the top of each page (versions, devices, backend lines, downloads: the same
+    words on nearly every page) stays out of the index, so that a word such as TPU, jaxlib or
+    notebook leads to the pages about it, not to every page with a program.
+
+    >>> from docutils.utils import new_document
+    >>> doc = new_document("page")
+    >>> doc += nodes.container("", nodes.paragraph(text="jaxlib 0.12 on TPU v5e"), classes=[BOX_CLASS])
+    >>> keep_build_box_out(None, doc, "page")
+    >>> doc[0]["classes"]
+    ['kb-provenance', 'no-search']
+    """
+    for box in doctree.findall(nodes.container):
+        if BOX_CLASS in box["classes"] and NO_SEARCH not in box["classes"]:
+            box["classes"].append(NO_SEARCH)
+
+
 def setup(app):
     app.connect("builder-inited", on_builder_inited)
+    app.connect("doctree-resolved", keep_build_box_out)
     app.connect("html-page-context", on_page_context)
     app.connect("build-finished", on_build_finished)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
