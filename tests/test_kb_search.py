@@ -83,3 +83,70 @@ def test_the_build_box_stays_out_of_the_index():
     collector = WordCollector(doc, SearchEnglish({}))
     doc.walk(collector)
     assert collector.found_words == ["gradients"]
+
+
+def counting_project(tmp_path: Path, pages: dict[str, str]):
+    """A project whose builder indexes ``pages`` (name -> text) the way Sphinx's does: through
+    ``index_page``, which splits the text with the language's ``split``."""
+    app = project(tmp_path, "en", {"tf32": [0, 1, 2], "jax": [0, 1, 2]})
+    lang = app.builder.indexer.lang
+    lang.split = lambda text: text.split()
+    app.builder.indexer = SimpleNamespace(lang=lang)
+    fed = []
+    app.builder.index_page = lambda name, doctree, title: fed.append(app.builder.indexer.lang.split(pages[name]))
+    return app
+
+
+def test_the_pages_that_dwell_on_a_word_are_in_the_index(tmp_path):
+    """``kbdwell``: the page that uses a word most, for the scorer; the counts survive an
+    incremental build that indexes only some pages again."""
+    pages = {"a": "tf32 " * 9 + "jax jax jax", "b": "tf32 jax jax jax", "c": "tf32 tf32 jax jax jax"}
+    app = counting_project(tmp_path, pages)
+    search.on_builder_inited(app)
+    for name in pages:
+        app.builder.index_page(name, None, name)
+    search.on_build_finished(app, None)
+    assert read(app)["kbdwell"] == {"tf32": 0}  # every page uses "jax" as often: no page dwells on it
+    search.on_builder_inited(app)  # the next build indexes page c alone, now all about tf32
+    pages["c"] = "tf32 " * 30 + "jax jax jax"
+    app.builder.index_page("c", None, "c")
+    search.on_build_finished(app, None)
+    assert read(app)["kbdwell"] == {"tf32": 2}
+
+
+def test_the_scorer_ranks_for_questions(tmp_path):
+    """kb-scorer.js on Sphinx's own searchtools.js, with a small index: a page that dwells on a
+    word ranks above one that only mentions it, and a word that most pages hold ("turn") does not
+    drop the page that lacks it; a stop word ("in") earns no title bonus from a title that holds
+    its letters ("Vectorizing")."""
+    import sphinx
+    from tools.browser import chromium, serve
+
+    static = Path(sphinx.__file__).parent / "themes" / "basic" / "static"
+    scorer = Path(__file__).resolve().parents[1] / "docs" / "_static" / "kb-scorer.js"
+    (tmp_path / "searchtools.js").write_bytes((static / "searchtools.js").read_bytes())
+    (tmp_path / "kb-scorer.js").write_bytes(scorer.read_bytes())
+    (tmp_path / "search.html").write_text(
+        '<html><body><div id="search-results"></div><script>var DOCUMENTATION_OPTIONS = {}; '
+        'var _ready = () => {};</script><script src="searchtools.js"></script>'
+        '<script src="kb-scorer.js"></script></body></html>', encoding="utf-8")
+    names = ["precision", "vmap", "other", "d", "e", "f", "g", "h"]
+    index = {"docnames": names, "titles": ["Matmul precision", "Vectorizing", "Other", *names[3:]],
+             "filenames": [f"{name}.md" for name in names],
+             "terms": {"tf32": [0, 1, 2], "turn": [1, 2, 3, 4, 5], "kernel": [1, 2]},
+             "titleterms": {}, "alltitles": {}, "indexentries": {}, "objects": {},
+             "objnames": {}, "objtypes": {}, "kbdwell": {"tf32": 0, "kernel": 2}}
+    with serve(tmp_path) as base, chromium() as browser:
+        page = browser.new_page()
+        page.goto(f"{base}/search.html")
+        ranked = page.evaluate("""(index) => {
+            Search.setIndex(index);
+            const run = (query, terms) => {
+                history.replaceState(null, "", "?q=" + encodeURIComponent(query));
+                return Search.performTermsSearch(new Set(terms), new Set())
+                    .map((r) => [r[0], Scorer.score(r)]).sort((a, b) => b[1] - a[1]).map((r) => r[0]);
+            };
+            return {tf32: run("turn off tf32", ["turn", "tf32"]), kernel: run("kernel in", ["kernel"])};
+        }""", index)
+    assert ranked["tf32"][0] == "precision", ranked  # it never says "turn", and dwells on tf32
+    assert ranked["kernel"] == ["other", "vmap"], ranked  # "in" does not name "Vectorizing"

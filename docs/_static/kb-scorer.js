@@ -1,15 +1,20 @@
 /* kb (conf.py: html_search_scorer): Sphinx's search, ranked for questions, in both languages.
 
    1. Question words ("how", "vs") are dropped. Which pages hold which words is asked of Sphinx one word at a time, and the pages that hold
-      every word the index knows are the results. (Sphinx's own check for all the words counts
+      every word the index knows are the results; a word that more than half of the pages hold
+      (KB_COMMON: "turn", "print", 运行) does not decide which pages are listed, so "turn off
+      TF32" still lists the page about TF32 that never says "turn". (Sphinx's own check for all the words counts
       only words of three letters or more when some word is missing from the index, so with a
       Chinese query of two-character words, and a word such as the "C" of "C++", it could keep
       pages holding one word and drop those holding three.) A word the index does not know is
       left out, as Sphinx leaves it out.
    2. A page's score adds up what each query word earns on it (Scorer.title for a word in one of
-      its titles, Scorer.term for a word in its text), weighted by how rare the word is among the
-      pages (kbWeight), and a word in the page's own title earns more again (a glossary search word counts there through its term, KB_SEARCH_WORDS.forms
-      from kb.search), so that 如何计算梯度 puts the page about gradients first. (Sphinx keeps
+      its titles, Scorer.term for a word in its text, KB_DWELLS more on a page that dwells on the
+      word: index.kbdwell, from kb.search, the pages that use it most), weighted by how rare the
+      word is among the pages (kbWeight; a word on nearly every page, such as "jax" on this site,
+      weighs almost nothing), and a word in the page's own title earns more again (a glossary search word counts there through its term, KB_SEARCH_WORDS.forms
+      from kb.search; an English word counts as a whole word of the title, so "in" is not named
+      by "Vectorizing"), so that 如何计算梯度 puts the page about gradients first. (Sphinx keeps
       only the best single word's score per page, and counts a word in any section title the same
       as in the page title.) A page with a title that holds the whole query as a phrase ("GPU
       memory", "out-of-memory") earns more again.
@@ -19,6 +24,9 @@
    4. A glossary term's index entry ranks as a title word, not above the pages that explain it.
    5. A result's summary comes from the page's prose (see the end of this file). */
 const KB_ENOUGH = 3;
+const KB_COMMON = 0.5; // a word on more than this share of the pages does not decide which pages are listed
+const KB_EVERYWHERE = 0.9; // a word on more than this share of the pages weighs less and less, down to 0
+const KB_DWELLS = 5; // what a word earns on a page that dwells on it, besides Scorer.term or Scorer.title
 // Words of an English question that say nothing about its subject (Sphinx's English stopwords
 // are only "a", "the", "of" and the like), as Sphinx's stemmer leaves them: dropped from the
 // query unless nothing else is left. (kb-search-zh.js has the Chinese ones.)
@@ -27,15 +35,34 @@ const KB_QUESTION_WORDS = new Set(["how", "do", "doe", "i", "my", "what", "why",
 const KB_PER_WORD = 100; // a page that holds one more of the query's words ranks above any that holds fewer
 
 const kbWords = () => (typeof KB_SEARCH_WORDS !== "undefined" ? KB_SEARCH_WORDS : {});
-// How much a word tells: log(1 + pages / pages holding it), so that 梯度 counts for more than 计算.
+// The share of the pages that hold a word (in a title or in the text).
+const kbShare = (word) => {
+  if (typeof Search === "undefined" || !Search._index) return 0;
+  const index = Search._index;
+  return new Set([].concat(index.terms[word] ?? [], index.titleterms[word] ?? [])).size / index.docnames.length;
+};
+// How much a word tells: log(1 + pages / pages holding it), so that 梯度 counts for more than 计算;
+// above KB_EVERYWHERE of the pages it fades to 0 (on nearly every page, a word tells nothing).
 const kbWeight = (word) => {
   if (typeof Search === "undefined" || !Search._index) return 1;
-  const index = Search._index;
-  const files = new Set([].concat(index.terms[word] ?? [], index.titleterms[word] ?? []));
-  return files.size ? Math.log(1 + index.docnames.length / files.size) : 1;
+  const share = kbShare(word);
+  if (!share) return 1;
+  return Math.log(1 + 1 / share) * Math.min(1, (1 - share) / (1 - KB_EVERYWHERE));
 };
 const kbPlain = (text) => (text.toLowerCase().match(/[\p{Letter}\p{Number}_]+/gu) || []).join(" ");
 const kbStem = (word) => (typeof Stemmer === "function" ? new Stemmer().stemWord(word) : word);
+// Whether the index knows a word (stop words, and words no page holds, are not in it).
+const kbKnown = (word) => typeof Search !== "undefined" && !!Search._index
+  && (word in Search._index.terms || word in Search._index.titleterms);
+// Whether a title names a word: an English word as a whole word of the title, stemmed; a phrase
+// as a phrase; a Chinese word as a part of the title.
+const kbNames = (title, word) => {
+  const form = word.toLowerCase();
+  if (/[\u3400-\u9fff]/.test(form)) return title.includes(form);
+  const plain = kbPlain(form);
+  if (plain.includes(" ")) return ` ${kbPlain(title)} `.includes(` ${plain} `);
+  return kbPlain(title).split(" ").some((part) => kbStem(part) === kbStem(plain));
+};
 
 var Scorer = {
   score: (result) => {
@@ -49,7 +76,7 @@ var Scorer = {
       .filter((w) => w.length > 1 || /[\u3400-\u9fff]/.test(w));
     const forms = kbWords().forms || {};
     const pageTitle = String(title || "").split(" > ")[0].toLowerCase();
-    const named = words.filter((w) => [w, ...(forms[w] || [])].some((f) => pageTitle.includes(f.toLowerCase())));
+    const named = words.filter((w) => kbKnown(kbStem(w)) && [w, ...(forms[w] || [])].some((f) => kbNames(pageTitle, f)));
     return score + named.reduce((sum, w) => sum + 10 * kbWeight(kbStem(w)), 0);
   },
   objNameMatch: 11,
@@ -68,12 +95,14 @@ const kbRankForQuestions = () => {
   if (typeof Search === "undefined" || typeof Search.performTermsSearch !== "function") return;
   const oneWord = Search.performTermsSearch;
   const holds = (entry, file) => entry !== undefined && (entry === file || (Array.isArray(entry) && entry.includes(file)));
-  // What one word earns on one page: in a title, in the text, or (a partial match) Sphinx's score.
+  // What one word earns on one page: in a title, in the text, or (a partial match) Sphinx's score;
+  // more on a page that dwells on the word.
   const earns = (word, result) => {
     const index = Search._index;
     const file = index.docnames.indexOf(result[0]);
-    if (holds(index.titleterms[word], file)) return Scorer.title;
-    if (holds(index.terms[word], file)) return Scorer.term;
+    const dwells = holds((index.kbdwell || {})[word], file) ? KB_DWELLS : 0;
+    if (holds(index.titleterms[word], file)) return Scorer.title + dwells;
+    if (holds(index.terms[word], file)) return Scorer.term + dwells;
     return result[4];
   };
 
@@ -103,25 +132,29 @@ const kbRankForQuestions = () => {
         }
       }
     }
-    const all = [...pages.values()].filter((p) => p.words.length === known.length);
+    // The words that decide which pages are listed: not those that most pages hold.
+    const deciding = known.filter((w) => kbShare(w) <= KB_COMMON);
+    const needed = deciding.length ? deciding : known;
+    for (const p of pages.values()) p.held = p.words.filter((w) => needed.includes(w)).length;
+    const all = [...pages.values()].filter((p) => p.held === needed.length);
     const result = (p, bonus) => {
       p.result[4] = p.score + bonus;
       return p.result;
     };
-    if (all.length >= KB_ENOUGH || known.length < 2) return all.map((p) => result(p, 0));
+    if (all.length >= KB_ENOUGH || needed.length < 2) return all.map((p) => result(p, 0));
 
     // 3: the pages that hold most of the words
-    const partial = [...pages.values()].filter((p) => p.words.length < known.length);
-    const most = Math.max(0, ...partial.map((p) => p.words.length));
-    const enough = Math.min(most, Math.ceil(known.length / 2));
-    const extra = partial.filter((p) => p.words.length >= enough && enough > 0);
+    const partial = [...pages.values()].filter((p) => p.held < needed.length);
+    const most = Math.max(0, ...partial.map((p) => p.held));
+    const enough = Math.min(most, Math.ceil(needed.length / 2));
+    const extra = partial.filter((p) => p.held >= enough && enough > 0);
     if (!extra.length) return all.map((p) => result(p, 0));
     const note = document.createElement("p");
     note.className = "kb-search-partial";
     note.textContent = kbWords().partial || "No page holds every word of your search; these pages hold most of them.";
     const list = document.querySelector("#search-results ul.search");
     if (list) list.parentNode.insertBefore(note, list);
-    return all.concat(extra).map((p) => result(p, KB_PER_WORD * p.words.length));
+    return all.concat(extra).map((p) => result(p, KB_PER_WORD * p.held));
   };
 };
 if (typeof Search !== "undefined") kbRankForQuestions();

@@ -20,6 +20,12 @@
    lines and downloads are the same words on nearly every page (jaxlib, TPU, notebook, programs):
    indexed, they led a query about TPUs to every page with a program. The box gets Sphinx's own
    ``no-search`` class when the page is written, so the index skips it (the page shows it as before).
+4. **The pages that dwell on a word.** The index says only whether a page holds a word, so a page
+   about TF32 and twenty pages that mention it once rank alike. While Sphinx indexes a page, this
+   module counts its words (``counting_words``: the language's ``split`` keeps what it returns),
+   and the index gets ``kbdwell``: for each word, the pages that use it most (``dwelling``), which
+   ``kb-scorer.js`` ranks higher. The counts are kept beside Sphinx's own index, so that an
+   incremental build, which indexes only the pages it writes again, still knows the others.
 
 Sphinx offers no hook into its index before it is written, and no extension does (1) or (2), hence
 this module. An incremental build starts from the last build's index: Sphinx's own copy of it is
@@ -132,6 +138,80 @@ def add_search_words(index: dict, words: dict[str, list[str]], split, stem, keep
     return found
 
 
+DWELL_MIN = 3  # a page dwells on a word it uses at least this often ...
+DWELL_SHARE = 0.5  # ... and at least this share as often as the page that uses it most
+
+
+def dwelling(counts: dict[str, dict[str, int]], index: dict) -> dict[str, int | list[int]]:
+    """For each word of the index, the pages that dwell on it: those that use it at least
+    ``DWELL_MIN`` times and at least ``DWELL_SHARE`` as often as the page that uses it most, when
+    not every page that holds the word does (then the word tells the pages apart no better).
+    ``counts`` are the words of each page (``docname -> word -> times``), stemmed as the index is.
+
+    >>> index = {"docnames": ["a", "b", "c"], "terms": {"tf32": [0, 1, 2], "x": [0, 1]}, "titleterms": {"rare": 2}}
+    >>> dwelling({"a": {"tf32": 23, "x": 4, "rare": 9}, "b": {"tf32": 5, "x": 3}, "c": {"tf32": 1}}, index)
+    {'tf32': 0}
+    """
+    pages = {name: number for number, name in enumerate(index["docnames"])}
+    found: dict[str, int | list[int]] = {}
+    for word in sorted(set(index["terms"]) | set(index["titleterms"])):
+        holders = _files(index["terms"].get(word)) | _files(index["titleterms"].get(word))
+        times = {pages[name]: page[word] for name, page in counts.items() if name in pages and page.get(word)}
+        if not times:
+            continue
+        most = max(times.values())
+        dwellers = {number for number, n in times.items() if n >= DWELL_MIN and n >= DWELL_SHARE * most}
+        if dwellers and len(dwellers) < len(holders):
+            found[word] = _entry(dwellers)
+    return found
+
+
+def counting_words(app) -> None:
+    """Count the words of each page as Sphinx indexes it: the index says only whether a page holds
+    a word, and ``dwelling`` needs how often. The builder's ``index_page`` feeds a page to the
+    index, which splits every text of the page with its language's ``split``; while it does, that
+    ``split`` also keeps what it returns."""
+    builder = app.builder
+    index_page = builder.index_page
+    counts = app.builder.kb_word_counts = {}
+
+    def counted(pagename, doctree, title):
+        lang = getattr(builder.indexer, "lang", None)
+        if lang is None:
+            return index_page(pagename, doctree, title)
+        split, words = lang.split, []
+
+        def keeping(text):
+            found = split(text)
+            words.extend(found)
+            return found
+
+        lang.split = keeping
+        try:
+            index_page(pagename, doctree, title)
+        finally:
+            lang.split = split
+        counts[pagename] = _stemmed_counts(words, lang)
+
+    builder.index_page = counted
+
+
+def _stemmed_counts(words: list[str], lang) -> dict[str, int]:
+    """How often each word occurs, stemmed and filtered as ``IndexBuilder.feed`` does; only the
+    words a page uses at least ``DWELL_MIN`` times are kept."""
+    raw: dict[str, int] = {}
+    for word in words:
+        raw[word] = raw.get(word, 0) + 1
+    found: dict[str, int] = {}
+    for word, n in raw.items():
+        stemmed = lang.stem(word).lower()
+        if not lang.word_filter(stemmed) and lang.word_filter(word):
+            stemmed = word
+        if lang.word_filter(stemmed):
+            found[stemmed] = found.get(stemmed, 0) + n
+    return {word: n for word, n in found.items() if n >= DWELL_MIN}
+
+
 def on_build_finished(app, exception) -> None:
     builder = app.builder
     if exception is not None or builder.format != "html" or getattr(builder, "indexer", None) is None:
@@ -146,8 +226,12 @@ def on_build_finished(app, exception) -> None:
     lang = builder.indexer.lang
     words = search_words(glossary_path(Path(app.confdir)), app.config.language or "en")
     add_search_words(index, words, lang.split, lambda w: lang.stem(w).lower(), lang.word_filter)
+    before = json.loads(pristine(app).read_text(encoding="utf-8")) if pristine(app).is_file() else {}
+    counts = {name: page for name, page in before.get("counts", {}).items() if name in index["docnames"]}
+    counts.update(getattr(builder, "kb_word_counts", {}))  # the pages this build indexed
+    index["kbdwell"] = dwelling(counts, index)
     text = "Search.setIndex(" + json.dumps(index, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + ")"
-    keep = {"written": hashlib.sha256(text.encode()).hexdigest(), "sphinx": sphinx_text}
+    keep = {"written": hashlib.sha256(text.encode()).hexdigest(), "sphinx": sphinx_text, "counts": counts}
     pristine(app).parent.mkdir(parents=True, exist_ok=True)
     pristine(app).write_text(json.dumps(keep, ensure_ascii=False), encoding="utf-8")
     temporary = path.with_name(path.name + ".kb")
@@ -166,6 +250,8 @@ def on_builder_inited(app) -> None:
     that the last build's search words (words of the index by then) do not come back as page
     words. Only if the index is still the one this module wrote (else it is Sphinx's already)."""
     builder = app.builder
+    if builder.format == "html" and hasattr(builder, "index_page"):
+        counting_words(app)
     path = Path(builder.outdir) / getattr(builder, "searchindex_filename", "searchindex.js")
     if builder.format != "html" or not pristine(app).is_file() or not path.is_file():
         return
