@@ -2,7 +2,7 @@
    that a Chinese sentence becomes the index terms it contains; Latin words split as usual.
    Sphinx places this code (js_splitter_code) inside language_data.js of the Chinese build. */
 // Words a question is made of that say nothing about its subject ("how do I ... ?").
-var KB_QUERY_STOPWORDS = new Set(["如何", "怎么", "怎样", "什么", "为什么", "哪些", "是否", "可以", "能否", "我们", "我的", "一个", "这个", "那个", "使用", "进行", "需要", "时候", "怎么办", "怎么样", "怎么写", "是不是", "能不能", "有没有", "特别", "一下", "有关", "下来", "别的", "不想", "自己", "里面", "的话", "还是", "一些", "知道", "不一样"]);
+var KB_QUERY_STOPWORDS = new Set(["如何", "怎么", "怎样", "什么", "为什么", "哪些", "是否", "可以", "能否", "我们", "我的", "一个", "这个", "那个", "使用", "进行", "需要", "时候", "怎么办", "怎么样", "怎么写", "是不是", "能不能", "有没有", "特别", "一下", "有关", "下来", "别的", "不想", "自己", "里面", "的话", "还是", "一些", "知道", "不一样", "不能", "没法"]);
 var KB_LONGEST_TERM = 12;
 var splitQuery = (query) => {
   const index = (typeof Search !== "undefined" && Search._index) ? Search._index : null;
