@@ -35,11 +35,17 @@ const KB_QUESTION_WORDS = new Set(["how", "do", "doe", "i", "my", "what", "why",
 const KB_PER_WORD = 100; // a page that holds one more of the query's words ranks above any that holds fewer
 
 const kbWords = () => (typeof KB_SEARCH_WORDS !== "undefined" ? KB_SEARCH_WORDS : {});
-// The share of the pages that hold a word (in a title or in the text).
+// The share of the pages that hold a word (in a title or in the text), kept per index.
+const kbShares = { index: null, shares: new Map() };
 const kbShare = (word) => {
   if (typeof Search === "undefined" || !Search._index) return 0;
   const index = Search._index;
-  return new Set([].concat(index.terms[word] ?? [], index.titleterms[word] ?? [])).size / index.docnames.length;
+  if (kbShares.index !== index) Object.assign(kbShares, { index, shares: new Map() });
+  if (!kbShares.shares.has(word)) {
+    const files = new Set([].concat(index.terms[word] ?? [], index.titleterms[word] ?? []));
+    kbShares.shares.set(word, files.size / index.docnames.length);
+  }
+  return kbShares.shares.get(word);
 };
 // How much a word tells: log(1 + pages / pages holding it), so that 梯度 counts for more than 计算;
 // above KB_EVERYWHERE of the pages it fades to 0 (on nearly every page, a word tells nothing).
@@ -50,7 +56,12 @@ const kbWeight = (word) => {
   return Math.log(1 + 1 / share) * Math.min(1, (1 - share) / (1 - KB_EVERYWHERE));
 };
 const kbPlain = (text) => (text.toLowerCase().match(/[\p{Letter}\p{Number}_]+/gu) || []).join(" ");
-const kbStem = (word) => (typeof Stemmer === "function" ? new Stemmer().stemWord(word) : word);
+const kbStems = new Map();
+const kbStem = (word) => {
+  if (typeof Stemmer !== "function") return word;
+  if (!kbStems.has(word)) kbStems.set(word, new Stemmer().stemWord(word));
+  return kbStems.get(word);
+};
 // Whether the index knows a word (stop words, and words no page holds, are not in it).
 const kbKnown = (word) => typeof Search !== "undefined" && !!Search._index
   && (word in Search._index.terms || word in Search._index.titleterms);
