@@ -327,18 +327,16 @@ def check(items: Iterable[Job], mode: str | None, *, timeout: float = conf.kb_sn
     return sorted(ran, key=lambda r: r["snippet"])
 
 
-def write_manifest(records: list[dict[str, Any]], mode: str, path: Path = MANIFEST, *, whole: bool = True) -> None:
-    """Keep each program's sha256 and verdict (``MANIFEST``): from a run of the whole selection
-    (``whole``: the programs it did not run leave the manifest), or merged into it from a part
-    (``--only``, ``--shard``: the other entries stay)."""
+def write_manifest(verdicts: dict[str, tuple[str, str | None]], mode: str, path: Path = MANIFEST, *,
+                   whole: bool = True) -> None:
+    """Keep each program's sha256 and verdict (``verdict``'s, by snippet name) in ``MANIFEST``: from a
+    run of the whole selection (``whole``: the programs it did not run leave the manifest), or
+    merged into it from a part (``--only``, ``--shard``: the other entries stay)."""
     from importlib.metadata import version
 
     programs = {} if whole or not path.exists() else json.loads(path.read_text(encoding="utf-8"))["programs"]
-    for record in sorted(records, key=lambda r: r["snippet"]):
-        source_path = ROOT / record["snippet"]
-        kind, why = verdict(record, source_path.read_text(encoding="utf-8"))
-        programs[record["snippet"]] = {"sha256": snippet_digest(source_path), "verdict": kind,
-                                       **({"why": why} if why else {})}
+    for name, (kind, why) in verdicts.items():
+        programs[name] = {"sha256": snippet_digest(ROOT / name), "verdict": kind, **({"why": why} if why else {})}
     path.write_text(json.dumps({"mode": mode, "date": datetime.date.today().isoformat(),
                                 "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPU cores",
                                 "jax": version("jax"), "programs": dict(sorted(programs.items()))}, indent=1,
@@ -408,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
     artefacts = sorted(name for name, (kind, _) in verdicts.items() if kind == "artefact")
     if args.mode == "bf16":
         whole = not args.only and not args.shard
-        write_manifest(records, args.mode, whole=whole)
+        write_manifest(verdicts, args.mode, whole=whole)
         print(f"the committed check: {MANIFEST.relative_to(ROOT)} ({'written' if whole else 'updated'}: "
               f"{len(records)} programs)")
     print(f"\nprecision check ({args.mode}): {len(records)} snippets in {seconds:.0f} s, {len(failed)} failed, "
