@@ -28,3 +28,47 @@ def test_it_writes_a_dated_report_of_each_snippet(tmp_path):
     assert row["packages"]["jax"] == report["installed"]["jax"] and row["seconds"] > 0
     assert report["counts"] == {"ok": 1} and report["differs_from_pins"] == {}  # this is the pinned environment
     assert "| `snippets/core/cf_switch.py` | ok | cpu |" in (tmp_path / report_file.name.replace(".json", ".md")).read_text()
+
+
+def _report(python: str, jax: str, backends: list[str], rows: list[dict]) -> dict:
+    return {"date": "2026-12-06T00:00:00+00:00", "machine": "test", "backends": backends, "python": python,
+            "installed": {"jax": jax}, "pinned": {"jax": "0.12.0.1"}, "differs_from_pins": {}, "workers": 1,
+            "counts": {}, "noise": {}, "snippets": rows}
+
+
+def _row(name: str, sha: str, outcome: str, error: str | None) -> dict:
+    return {"snippet": name, "sha256": sha, "pages": [], "outcome": outcome, "error": error, "error_line": None,
+            "backend": "tpu", "device": "TPU v5 lite", "cpu_by_design": False, "packages": {}, "seconds": 1.0,
+            "alone": False, "how": "batch", "noise": [], "stdout": ""}
+
+
+def test_reclassify_counts_only_a_control_with_the_same_versions_bytes_and_error(tmp_path):
+    """A TPU failure becomes "versions differ" only where a CPU run with the same Python and versions
+    failed the same program the same way; the rest stay "failed", and a mismatched control is refused."""
+    tpu = _report("3.11.7", "0.10.2", ["cpu", "tpu"], [
+        _row("snippets/a.py", "1", "failed", "TypeError: unhashable type: 'slice' (exit status 1)"),
+        _row("snippets/b.py", "2", "failed", "AssertionError (exit status 1)"),    # passes on the CPU: the TPU's
+        _row("snippets/c.py", "3", "failed", "AssertionError (exit status 1)"),    # the control ran other bytes
+        _row("snippets/d.py", "4", "failed", "OSError: no socket (exit status 1)")])  # fails there another way
+    control = _report("3.11.7", "0.10.2", ["cpu"], [
+        _row("snippets/a.py", "1", "failed", "TypeError: unhashable type: 'slice' (exit status 1)"),
+        _row("snippets/b.py", "2", "ok", None),
+        _row("snippets/c.py", "old", "failed", "AssertionError (exit status 1)"),
+        _row("snippets/d.py", "4", "failed", "AssertionError (exit status 1)")])
+    report, good = tmp_path / "tpu.json", tmp_path / "control.json"
+    report.write_text(json.dumps(tpu)), good.write_text(json.dumps(control))
+    run = subprocess.run([sys.executable, "tools/machine_report.py", "--reclassify", str(report), "--control", str(good)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    after = json.loads(report.read_text())
+    assert [r["outcome"] for r in after["snippets"]] == ["versions differ", "failed", "failed", "failed"]
+    assert "Python 3.11.7 and jax 0.10.2" in after["snippets"][0]["cpu_evidence"]
+    assert after["counts"] == {"versions differ": 1, "failed": 3}
+    md = report.with_suffix(".md").read_text()
+    assert "## What failed, and the CPU evidence" in md and "`snippets/b.py` (failed)" in md
+
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(_report("3.12.1", "0.10.2", ["cpu"], control["snippets"])))
+    refused = subprocess.run([sys.executable, "tools/machine_report.py", "--reclassify", str(report), "--control", str(other)],
+                             cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert refused.returncode != 0 and "same Python and versions" in refused.stderr

@@ -92,13 +92,53 @@ def outcome(record: dict, differs: dict[str, tuple[str, str]], source: str = "",
     return "failed"
 
 
-def versions_differ(rows: list[dict], installed_versions: dict[str, str], floors: Path = ROOT / "docs" / "_data" / "floors") -> None:
+def versions_differ(rows: list[dict], installed_versions: dict[str, str], floors: Path = ROOT / "docs" / "_data" / "floors",
+                    controls: list[Path] = (), python: str | None = None) -> None:
     """Mark "versions differ" each failed row whose program (same bytes) fails on the CPU with this jax.
 
-    The CPU evidence is the committed floor report for this machine's jax release
-    (``docs/_data/floors/jax-<version>.json``, ``nox -s canary -- --floors``); without one, or for
-    a program it did not check, a failure stays "failed".
+    Two kinds of CPU evidence count:
+
+    - a **control report** (``--control``): this tool's report of the same programs on a CPU-only
+      machine with the *same* Python and tracked versions (``TRACKED``; the accelerator's own,
+      installed there with ``pip install --target``). A row counts only where the control ran the
+      same bytes and failed with the same first error line: then the failure comes with the
+      versions, not with the accelerator, because with the pins every program passes in CI.
+    - the committed floor report for this machine's jax release (``docs/_data/floors/jax-<version>.json``,
+      ``nox -s canary -- --floors``), which the pinned Python ran.
+
+    Without either, or for a program neither checked, a failure stays "failed".
+
+    >>> import tempfile
+    >>> rows = [{"snippet": "a.py", "sha256": "1", "outcome": "failed", "error": "TypeError: x"},
+    ...         {"snippet": "b.py", "sha256": "2", "outcome": "failed", "error": "AssertionError"}]
+    >>> control = {"python": "3.11.7", "backends": ["cpu"], "installed": {"jax": "0.10.2"},
+    ...            "snippets": [{"snippet": "a.py", "sha256": "1", "outcome": "failed", "error": "TypeError: x"},
+    ...                         {"snippet": "b.py", "sha256": "2", "outcome": "ok", "error": None}]}
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = Path(d, "control.json"); _ = path.write_text(json.dumps(control))
+    ...     versions_differ(rows, {"jax": "0.10.2"}, Path(d), [path], python="3.11.7")
+    >>> [r["outcome"] for r in rows]
+    ['versions differ', 'failed']
     """
+    for path in controls:
+        control = json.loads(Path(path).read_text(encoding="utf-8"))
+        if control.get("backends") != ["cpu"]:
+            raise SystemExit(f"{path}: a control report must come from a CPU-only machine, not {control.get('backends')}")
+        if control.get("installed") != installed_versions or (python and control.get("python") != python):
+            raise SystemExit(f"{path}: a control report needs the same Python and versions as the report it explains "
+                             f"(control: Python {control.get('python')}, {control.get('installed')}; "
+                             f"here: Python {python}, {installed_versions})")
+        failed = {c["snippet"]: c for c in control["snippets"] if c["outcome"] in ("failed", "versions differ")}
+        try:
+            where = Path(path).resolve().relative_to(ROOT).as_posix()
+        except ValueError:
+            where = Path(path).name
+        for row in rows:
+            seen = failed.get(row["snippet"])
+            if row["outcome"] == "failed" and seen and seen["sha256"] == row["sha256"] and seen["error"] == row["error"]:
+                row["outcome"] = "versions differ"
+                row["cpu_evidence"] = (f"fails the same way on the CPU with Python {control['python']} and "
+                                       f"jax {installed_versions.get('jax')} ({where})")
     version = installed_versions.get("jax")
     path = floors / f"jax-{version}.json"
     if not version or not path.exists():
@@ -108,7 +148,28 @@ def versions_differ(rows: list[dict], installed_versions: dict[str, str], floors
         seen = checked.get(row["snippet"])
         if row["outcome"] == "failed" and seen and seen.get("sha256") == row["sha256"] and seen.get("status") != "pass":
             row["outcome"] = "versions differ"
-            row["cpu_evidence"] = f"fails on the CPU with jax {version} too ({path.relative_to(ROOT).as_posix()})"
+            try:
+                where = path.relative_to(ROOT).as_posix()
+            except ValueError:
+                where = path.name
+            row["cpu_evidence"] = f"fails on the CPU with jax {version} too ({where})"
+
+
+def reclassify(path: Path, controls: list[Path]) -> dict:
+    """Apply ``versions_differ`` (with ``controls``) to a committed report and write it again, JSON and markdown.
+
+    Runs nothing: only failed rows change, and only where the CPU evidence names their bytes."""
+    report = json.loads(path.read_text(encoding="utf-8"))
+    versions_differ(report["snippets"], report["installed"], controls=controls, python=report["python"])
+    report["counts"] = {}
+    for row in report["snippets"]:
+        report["counts"][row["outcome"]] = report["counts"].get(row["outcome"], 0) + 1
+    report["controls"] = sorted({*report.get("controls", []), *(Path(c).resolve().relative_to(ROOT).as_posix()
+                                                                 if Path(c).resolve().is_relative_to(ROOT) else Path(c).name
+                                                                 for c in controls)})
+    path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.with_suffix(".md").write_text(markdown(report), encoding="utf-8")
+    return report
 
 
 def _row(record: dict, pages: list[str], differs, accelerator: bool, how: str) -> dict:
@@ -256,9 +317,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--merge", type=Path, action="append", default=[],
                         help="with --batch: a committed report of an earlier sitting on this kind of machine; its rows for "
                              "programs unchanged since (same sha256) are kept, and only the others run")
+    parser.add_argument("--control", type=Path, action="append", default=[],
+                        help="a report of the same programs on a CPU-only machine with the same Python and versions: "
+                             "a failure it shows too (same bytes, same error) is 'versions differ'")
+    parser.add_argument("--reclassify", type=Path, metavar="REPORT",
+                        help="run nothing: apply --control (and the floor reports) to REPORT and write it again")
     parser.add_argument("--exclusive", choices=("auto", "yes", "no"), default="auto",
                         help="with --batch: whether one process at a time holds the device (auto: yes where libtpu is installed)")
     args = parser.parse_args(argv)
+    if args.reclassify:
+        report = reclassify(args.reclassify, args.control)
+        print(f"{report['counts']}; report: {args.reclassify} and .md", file=sys.stderr)
+        return 0
 
     loads = page_loads(ROOT / "docs")
     pages = pages_of(loads)
@@ -303,7 +373,7 @@ def main(argv: list[str] | None = None) -> int:
                       for r in records) or any(row["backend"] not in (None, "cpu") for row in kept)
     rows = [_row(r, pages.get(r["snippet"], []), differs, accelerator, "process") for r in records]
     rows = sorted(kept + rows, key=lambda r: r["snippet"])
-    versions_differ(rows, here)
+    versions_differ(rows, here, controls=args.control, python=platform.python_version())
     backends = sorted({r["backend"] for r in rows if r["backend"]})
     kinds = sorted({r["device"] for r in rows if r["device"] and r["backend"] != "cpu"} or {r["device"] for r in rows if r["device"]})
     machine = f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPU cores" + (f", {', '.join(kinds)}" if kinds else "")
@@ -313,6 +383,7 @@ def main(argv: list[str] | None = None) -> int:
               "differs_from_pins": {n: {"here": a, "pinned": b} for n, (a, b) in differs.items()},
               "workers": args.workers, "counts": {},
               "noise": {n: {"source": BY_ID[n].source, "reason": BY_ID[n].reason} for n in noise},
+              **({"controls": [str(c) for c in args.control]} if args.control else {}),
               "snippets": rows}
     if meta is not None:
         this = {"started": meta["started"], "wall_seconds": meta["wall_seconds"], "calls": meta["calls"],
@@ -354,6 +425,16 @@ def markdown(report: dict) -> str:
         error = (row["error"] or "").replace("|", "\\|")[:160]
         lines.append(f"| `{row['snippet']}` | {row['outcome']} | {row['backend'] or '-'} | {row.get('how') or '-'} "
                      f"| {row['seconds']:.1f} | {error} |")
+    explained = [row for row in report["snippets"] if row["outcome"] in ("failed", "versions differ", "timed out")]
+    if explained:
+        lines += ["", "## What failed, and the CPU evidence", "",
+                  "A failure is \"versions differ\" only where a CPU run with this machine's versions fails the "
+                  "same way (a control report or a floor report; `versions_differ` in `tools/machine_report.py`). "
+                  "The others are this machine's: the accelerator, its sandbox, or the program.", ""]
+        lines += [f"- `{row['snippet']}` ({row['outcome']}): {(row['error'] or '').strip()}"
+                  + (f"; {row['cpu_evidence']}" if row.get("cpu_evidence") else "") for row in explained]
+    if report.get("controls"):
+        lines += ["", "Control reports: " + ", ".join(f"`{c}`" for c in report["controls"]) + "."]
     if run and run["pending"]:
         lines += ["", "Not run yet: " + ", ".join(f"`{name}`" for name in run["pending"]) + "."]
     return "\n".join(lines) + "\n"
