@@ -16,7 +16,10 @@ program = textwrap.dedent("""
         jax.debug.breakpoint()  # stops here when the compiled program runs
         return y + 1.0
 
-    print("result:", f(jnp.arange(3.0)))
+    # Wait for the device: the breakpoint stops when the compiled program runs, which on a GPU or
+    # TPU is after f has returned, so print could otherwise write "result:" before the prompt.
+    out = f(jnp.arange(3.0)).block_until_ready()
+    print("result:", out)
 """)
 commands = ["p y", "p y.shape, y.dtype", "w", "c"]  # print, print, where, continue
 with tempfile.TemporaryDirectory() as tmp:

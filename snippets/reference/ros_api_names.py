@@ -1,5 +1,6 @@
 """Every name in the rosetta tables resolves in the pinned versions, without a deprecation warning."""
 import importlib
+import importlib.util
 import logging
 import warnings
 
@@ -60,8 +61,12 @@ torch.nn.Dropout torch.nn.Module.train torch.nn.Module.eval torch.utils.data.Dat
 torch.set_rng_state
 torch.autograd.Function torch.autograd.grad torch.func.jvp torch.func.linearize torch.library.custom_op
 torch.library.register_fake torch.library.register_autograd torch.export.export torch.export.Dim
-torch.export.save torch.export.load torch.utils.cpp_extension.load_inline triton.jit
+torch.export.save torch.export.load torch.utils.cpp_extension.load_inline
 torch.nn.ModuleList torch.nn.ModuleDict torch.nn.LayerNorm torch.nn.GELU torch.nn.SyncBatchNorm""".split()
+
+# Triton ships with PyTorch's Linux CUDA wheels, not with its CPU or macOS builds: looked up where installed.
+if importlib.util.find_spec("triton") is not None:
+    TORCH.append("triton.jit")
 
 # Importing torch.utils.cpp_extension logs a warning when no CUDA runtime is found; the name still resolves.
 logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
