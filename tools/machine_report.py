@@ -64,6 +64,13 @@ def installed(names=TRACKED) -> dict[str, str]:
     return found
 
 
+def _distributions() -> dict[str, str]:
+    """Every distribution this Python sees, so that a control run can match more than TRACKED."""
+    from importlib.metadata import distributions
+
+    return dict(sorted((d.metadata["Name"], d.version) for d in distributions() if d.metadata["Name"]))
+
+
 def outcome(record: dict, differs: dict[str, tuple[str, str]], source: str = "", accelerator: bool = False) -> str:
     """One word for how a snippet ran here.
 
@@ -379,7 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     machine = f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPU cores" + (f", {', '.join(kinds)}" if kinds else "")
     noise = sorted({n for r in rows for n in r["noise"]})
     report = {"date": started.isoformat(timespec="seconds"), "machine": machine, "backends": backends,
-              "python": platform.python_version(), "installed": here, "pinned": {n: pinned[n] for n in here if n in pinned},
+              "python": platform.python_version(), "installed": here, "distributions": _distributions(), "pinned": {n: pinned[n] for n in here if n in pinned},
               "differs_from_pins": {n: {"here": a, "pinned": b} for n, (a, b) in differs.items()},
               "workers": args.workers, "counts": {},
               "noise": {n: {"source": BY_ID[n].source, "reason": BY_ID[n].reason} for n in noise},
