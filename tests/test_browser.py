@@ -122,7 +122,7 @@ def test_search_says_when_no_page_holds_every_word(page, server):
 def test_search_evaluation_set(browser, site):
     """tests/data/search_queries.tsv: colloquial questions, pasted error lines and PyTorch names in
     both languages. In each language at least GOAL of them put the page that answers them in the
-    top three, and none gets no result at all (the README quotes the figures)."""
+    top three, and none gets no result at all (BENCHMARKS.md quotes the figures)."""
     from tools.search_eval import GOAL, TOP, evaluate, load, scores, table
 
     queries = load()

@@ -13,7 +13,7 @@ from tools.site import DOCS, SNIPPETS
 from kb.backends import MARKER, pins  # noqa: E402 (tools.site: docs/_ext importable)
 
 SNIPPET_FILES = sorted(SNIPPETS.rglob("*.py"))
-# The multi-device pattern (CONTRIBUTING.md, README): accelerators when there are enough, else emulated CPU devices.
+# The multi-device pattern (CONTRIBUTING.md, DETAILS.md): accelerators when there are enough, else emulated CPU devices.
 PATTERN = re.compile(r"devices = jax\.devices\(\)\[:(\d+)\] if jax\.device_count\(\) >= \1 else jax\.devices\(\"cpu\"\)\[:\1\]")
 
 
@@ -61,7 +61,7 @@ def test_a_multi_device_program_uses_the_one_pattern(path):
     and the CPU devices otherwise, and prints which it used."""
     text = path.read_text()
     match = PATTERN.search(text)
-    assert match, f"{path}: pick the devices with the project's pattern (README, 'Several devices')"
+    assert match, f"{path}: pick the devices with the project's pattern (CONTRIBUTING.md, 'Devices and backends')"
     assert re.search(r"print\(.*devices\[0\]\.platform", text), f"{path}: print which devices it used"
     assert "jax.make_mesh(" not in text or all("devices=" in call for call in re.findall(r"jax\.make_mesh\([^\n]*", text)), (
         f"{path}: every jax.make_mesh call names its devices (devices=devices)")

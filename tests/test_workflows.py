@@ -1,5 +1,5 @@
 """The project's GitHub Actions workflows pass actionlint (pinned in requirements.txt) and do what
-the README says: docs.yml shards main's build and publishes it, pr.yml builds and tests a pull
+DETAILS.md says ("Continuous integration"): docs.yml shards main's build and publishes it, pr.yml builds and tests a pull
 request from cached records, canary.yml opens, updates and closes its issue (its shell step is run
 here against a stand-in for ``gh``), gpu.yml builds on the self-hosted GPU runner."""
 

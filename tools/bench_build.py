@@ -1,5 +1,6 @@
 """Measure the site build (nox -s bench, or python -m tools.bench_build): a benchmark, not a test;
-it prints a Markdown table.
+it prints a Markdown table and writes it into BENCHMARKS.md, between the ``bench_build`` markers
+(``tools.benchmarks``; the rest of the file is left as it is).
 
 Works on a copy of docs/, snippets/ and requirements.txt in a temporary folder, with its own records folder, so the
 repository and its _build/ are left alone. sphinx-build runs as `nox -s docs` runs it (snippets in
@@ -28,7 +29,19 @@ import tempfile
 import time
 from pathlib import Path
 
-from .site import LANGUAGES, ROOT, SOURCE_LANGUAGE, TRANSLATIONS, sphinx_command
+from .benchmarks import header, write_block
+from .site import LANGUAGES, ROOT, SOURCE_LANGUAGE, TRANSLATIONS, source_pages, sphinx_command
+
+
+def table(rows: list[tuple[str, str, str]]) -> str:
+    """The result as a Markdown table, one row per step.
+
+    >>> print(table([("cold build", "1.0 s", "2 snippets run")]))
+    | step | wall time | note |
+    |---|---|---|
+    | cold build | 1.0 s | 2 snippets run |
+    """
+    return "\n".join(["| step | wall time | note |", "|---|---|---|"] + ["| " + " | ".join(row) + " |" for row in rows])
 
 
 def build(work: Path, language: str) -> tuple[float, dict]:
@@ -93,11 +106,11 @@ def main() -> None:
          f"of {pool + alone:.1f} s of snippet time (kb.run.runner.shard on these records' seconds)"),
     ]
     print(f"Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print("| step | wall time | note |\n|---|---|---|")
-    for row in rows:
-        print("| " + " | ".join(row) + " |")
+    result = table(rows)
+    print(result)
     assert not cold[TRANSLATIONS[0]][1]["ran"], "the Chinese build ran snippets"
     assert list(edited_ran) == [snippet.relative_to(work).as_posix()], "editing one snippet must run exactly it"
+    write_block("bench_build", f"{header('nox -s bench')} {len(source_pages())} pages, {len(ran)} snippets\n\n{result}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """Measure what a reader downloads and waits for (nox -s bench-site, or python -m tools.bench_site):
 a benchmark, not a test.
 
-Prints a Markdown table:
+Prints Markdown tables and writes them into BENCHMARKS.md (``tools.benchmarks``): the page weight
+and query times between the ``bench_site`` markers, the search evaluation's table between the
+``search_eval`` markers; the rest of the file is left as it is. The tables:
 - the weight of a typical page (HTML + the CSS and JS it loads), raw and gzip-compressed, and the
   part that is ours (kb.css, kb.js) against the stock theme's assets;
 - the size of both search indexes, and of the figure on the control-flow page (SVG with text);
@@ -21,6 +23,7 @@ import statistics
 from pathlib import Path
 from urllib.parse import quote
 
+from .benchmarks import header, write_block
 from .browser import chromium, serve
 from .site import DOCS, HTML, LANGUAGES, page_figures  # first: importing conf makes docs/_ext/kb importable
 
@@ -73,37 +76,51 @@ def query_times(site: Path) -> list[tuple[str, str, float, str]]:
     return rows
 
 
+def row(*cells: str) -> str:
+    """One row of a Markdown table.
+
+    >>> row("en: search index", "1.0 KiB", "0.5 KiB")
+    '| en: search index | 1.0 KiB | 0.5 KiB |'
+    """
+    return "| " + " | ".join(cells) + " |"
+
+
 def main() -> None:
     site = HTML
     print(f"Machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores; site: {site}")
-    print("| what | raw | gzip |\n|---|---|---|")
+    lines = ["| what | raw | gzip |", "|---|---|---|"]
     for language in LANGUAGES:
         page = site / language / PAGE
         files = assets(page)
         ours = [p for p in files if p.name in OURS]
         stock = [p for p in files if p.name not in OURS]
-        print(f"| {language}/{PAGE}: HTML | {kib(weigh([page])[0])} | {kib(weigh([page])[1])} |")
-        print(f"| {language}: theme CSS + JS ({len(stock)} files) | {kib(weigh(stock)[0])} | {kib(weigh(stock)[1])} |")
-        print(f"| {language}: ours ({', '.join(p.name for p in ours)}) | {kib(weigh(ours)[0])} | {kib(weigh(ours)[1])} |")
+        lines.append(row(f"{language}/{PAGE}: HTML", kib(weigh([page])[0]), kib(weigh([page])[1])))
+        lines.append(row(f"{language}: theme CSS + JS ({len(stock)} files)", kib(weigh(stock)[0]), kib(weigh(stock)[1])))
+        lines.append(row(f"{language}: ours ({', '.join(p.name for p in ours)})", kib(weigh(ours)[0]), kib(weigh(ours)[1])))
         scorer = DOCS / "_static" / "kb-scorer.js"
         if language.startswith("zh"):
             extra = scorer.read_bytes() + KbSearchChinese.js_splitter_code.encode()
             what = "ours inside language_data.js (scorer + query splitter)"
         else:
             extra, what = scorer.read_bytes(), "ours inside language_data.js (scorer)"
-        print(f"| {language}: {what} | {kib(len(extra))} | {kib(len(gzip.compress(extra, 9)))} |")
+        lines.append(row(f"{language}: {what}", kib(len(extra)), kib(len(gzip.compress(extra, 9)))))
         index = site / language / "searchindex.js"
-        print(f"| {language}: search index | {kib(weigh([index])[0])} | {kib(weigh([index])[1])} |")
+        lines.append(row(f"{language}: search index", kib(weigh([index])[0]), kib(weigh([index])[1])))
         figure_page = site / language / FIGURE_PAGE
         for figure in page_figures(figure_page):
-            print(f"| {language}/{FIGURE_PAGE}: figure ({figure.suffix[1:]}) | {kib(weigh([figure])[0])} "
-                  f"| {kib(weigh([figure])[1])} |")
-    print("\n| query | median time in the browser | result |\n|---|---|---|")
+            lines.append(row(f"{language}/{FIGURE_PAGE}: figure ({figure.suffix[1:]})", kib(weigh([figure])[0]),
+                             kib(weigh([figure])[1])))
+    lines += ["", "| query | median time in the browser | result |", "|---|---|---|"]
     for language, query, ms, note in query_times(site):
-        print(f"| {language}: {query} | {ms:.1f} ms | {note} |")
+        lines.append(row(f"{language}: {query}", f"{ms:.1f} ms", note))
+    weight = "\n".join(lines)
+    print(weight)
     from .search_eval import evaluate, table
 
-    print("\n" + table(evaluate(site)))
+    scores = table(evaluate(site))
+    print("\n" + scores)
+    write_block("bench_site", f"{header('nox -s bench-site')}\n\n{weight}")
+    write_block("search_eval", f"{header('nox -s bench-site, tools.search_eval')}\n\n{scores}")
 
 
 if __name__ == "__main__":

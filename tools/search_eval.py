@@ -6,7 +6,7 @@ answer it. ``evaluate`` types each query into the built site's own search page, 
 reader does (``search.html?q=...``), and keeps the result links. A query passes when an expected
 page is among the first ``TOP`` results. ``tests/test_browser.py`` holds the site to the goal
 (``GOAL`` of each language's queries pass, and none has zero results); ``nox -s bench-site``
-prints the table the README quotes::
+writes the table into BENCHMARKS.md, and this prints it::
 
     python -m tools.search_eval [--site _build/html] [--failures]
 """
