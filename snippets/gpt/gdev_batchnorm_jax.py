@@ -11,9 +11,15 @@ from jax import P
 from jax.sharding import AxisType, NamedSharding
 from sklearn.datasets import load_digits
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
-print(f"{len(devices)} devices: {devices[0].platform}")
+# 8 accelerators if the machine has them, else 8 CPU devices emulated by JAX_NUM_CPU_DEVICES.
+backend, count = jax.default_backend(), jax.device_count()
+if backend != "cpu" and count >= 8:
+    devices = jax.devices()[:8]
+    print(f"using 8 of the {count} {backend} devices")
+else:
+    devices = jax.devices("cpu")[:8]
+    why = "no accelerator" if backend == "cpu" else f"only {count} {backend} device(s), fewer than 8"
+    print(f"{why}: using 8 emulated CPU devices")
 jax.config.update("jax_default_device", devices[0])  # the one-device reference runs there
 jax.config.update("jax_default_matmul_precision", "highest")
 

@@ -10,9 +10,15 @@ from flax import nnx
 from jax import P
 from jax.sharding import AxisType, NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
-print(f"{len(devices)} devices: {devices[0].platform}")
+# 8 accelerators if the machine has them, else 8 CPU devices emulated by JAX_NUM_CPU_DEVICES.
+backend, count = jax.default_backend(), jax.device_count()
+if backend != "cpu" and count >= 8:
+    devices = jax.devices()[:8]
+    print(f"using 8 of the {count} {backend} devices")
+else:
+    devices = jax.devices("cpu")[:8]
+    why = "no accelerator" if backend == "cpu" else f"only {count} {backend} device(s), fewer than 8"
+    print(f"{why}: using 8 emulated CPU devices")
 jax.config.update("jax_default_device", devices[0])  # the one-device reference is made there
 
 VOCAB, SEP, DIGITS, BLOCK = 11, 10, 8, 16
@@ -77,11 +83,13 @@ def loss_fn(model, x, y):
     return optax.softmax_cross_entropy_with_integer_labels(logits, y[:, DIGITS:]).mean()
 
 
-# If you write the model, annotate the initializer: the Param is born sharded under the mesh.
+# If you write the model, annotate the initializer. Created inside nnx.jit under the mesh, the
+# kernel comes out of the compiled program split; created outside, it would be computed whole first.
 mesh = jax.make_mesh((8,), ("fsdp",), axis_types=(AxisType.Auto,), devices=devices)
 with jax.set_mesh(mesh):
-    fc = nnx.Linear(D, 4 * D, rngs=nnx.Rngs(0),
-                    kernel_init=nnx.with_partitioning(nnx.initializers.lecun_normal(), P(None, "fsdp")))
+    fc = nnx.jit(lambda: nnx.Linear(
+        D, 4 * D, rngs=nnx.Rngs(0),
+        kernel_init=nnx.with_partitioning(nnx.initializers.lecun_normal(), P(None, "fsdp"))))()
 print("annotated Linear:", fc.kernel.get_metadata("out_sharding"), fc.kernel[...].sharding.spec,
       "on each device", fc.kernel[...].addressable_shards[0].data.shape)
 assert fc.kernel[...].sharding.spec == P(None, "fsdp")

@@ -90,8 +90,12 @@ model, opt = build()
 data = np.random.default_rng(0)  # the data position is this generator's state
 train(model, opt, data, N)
 path = os.path.join(tempfile.mkdtemp(), "ckpt.pt")
-torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(),
-            "rng": torch.get_rng_state(), "data": data.bit_generator.state, "step": N}, path)
+ckpt = {"model": model.state_dict(), "optimizer": opt.state_dict(),
+        "rng": torch.get_rng_state(), "data": data.bit_generator.state, "step": N}
+if torch.cuda.is_available():  # on a GPU, dropout draws from each device's own CUDA generator
+    ckpt["cuda_rng"] = torch.cuda.get_rng_state_all()
+torch.save(ckpt, path)
+print("generators saved: CPU" + (f" and {torch.cuda.device_count()} CUDA" if "cuda_rng" in ckpt else ""))
 reference = train(model, opt, data, M)  # the uninterrupted run goes on
 
 
@@ -102,6 +106,8 @@ def resume(restore_rng=True):
     opt.load_state_dict(ckpt["optimizer"])
     if restore_rng:
         torch.set_rng_state(ckpt["rng"])
+        if "cuda_rng" in ckpt:
+            torch.cuda.set_rng_state_all(ckpt["cuda_rng"])
     data = np.random.default_rng()
     data.bit_generator.state = ckpt["data"]
     return train(model, opt, data, M)

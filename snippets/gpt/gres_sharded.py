@@ -17,9 +17,15 @@ from jax.sharding import NamedSharding, PartitionSpec as P
 absl.logging.set_verbosity(absl.logging.ERROR)  # keep Orbax's log lines off stderr
 jax.config.update("jax_default_matmul_precision", "highest")  # compare sharded and unsharded logits
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
-print(f"{len(devices)} devices: {devices[0].platform}")
+# 8 accelerators if the machine has them, else 8 CPU devices emulated by JAX_NUM_CPU_DEVICES.
+backend, count = jax.default_backend(), jax.device_count()
+if backend != "cpu" and count >= 8:
+    devices = jax.devices()[:8]
+    print(f"using 8 of the {count} {backend} devices")
+else:
+    devices = jax.devices("cpu")[:8]
+    why = "no accelerator" if backend == "cpu" else f"only {count} {backend} device(s), fewer than 8"
+    print(f"{why}: using 8 emulated CPU devices")
 jax.config.update("jax_default_device", devices[0])  # the saved run lives on the mesh's kind of device
 mesh = jax.make_mesh((2, 4), ("data", "model"), devices=devices)
 print("mesh:", dict(mesh.shape))

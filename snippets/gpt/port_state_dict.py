@@ -1,4 +1,6 @@
 """The PyTorch state_dict of the GPT next to nnx.state of the NNX GPT, key by key."""
+import collections
+
 import numpy as np
 import jax
 import jax.numpy as jnp
@@ -161,6 +163,10 @@ for key, tensor in sd.items():
               f"{str(nnx_value.shape):10s} {change}".rstrip())
 assert sorted(map(str, map(nnx_path, sd))) == sorted(map(str, params))  # nothing left out
 print(len(sd), "tensors in the state_dict,", len(params), "Params in nnx.state")
+# nnx.state(model) without a filter also holds each nnx.Dropout's random key and count.
+kinds = collections.Counter(type(v).__name__ for _, v in nnx.to_flat_state(nnx.state(model)))
+print("nnx.state(model) leaves by type:", dict(sorted(kinds.items())))
+assert kinds == {"Param": 29, "RngKey": 5, "RngCount": 5}  # 5 nnx.Dropout layers, one stream each
 
 # A forgotten transpose of the square c_proj weight: same shape, no error, other logits.
 x = jnp.asarray(batch(np.random.default_rng(0), 8)[0])
