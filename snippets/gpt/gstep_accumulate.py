@@ -70,8 +70,9 @@ def loss_fn(model, x, y):
 
 
 schedule = optax.warmup_cosine_decay_schedule(
-    init_value=0.0, peak_value=3e-3, warmup_steps=2, decay_steps=10, end_value=3e-4)
-inner = optax.inject_hyperparams(optax.adamw)(learning_rate=schedule, weight_decay=0.0)
+    init_value=3e-4, peak_value=3e-3, warmup_steps=2, decay_steps=10, end_value=3e-4)
+inner = optax.chain(optax.clip_by_global_norm(1.0),  # the shipped chain: clipping, then AdamW
+                    optax.inject_hyperparams(optax.adamw)(learning_rate=schedule, weight_decay=0.0))
 K = 4  # micro-batches per real update
 model = GPT(rngs=nnx.Rngs(0))
 model.eval()  # dropout off, so the comparison below is exact
@@ -86,6 +87,7 @@ def micro_step(model, optimizer, x, y):
     return loss
 
 
+grad_fn = nnx.jit(nnx.grad(loss_fn))
 rng = np.random.default_rng(0)
 batches = [batch(rng, 16) for _ in range(2 * K)]  # 8 micro-batches of 16 sequences
 start = nnx.clone(nnx.state(model, nnx.Param))
@@ -93,9 +95,19 @@ for i, (x, y) in enumerate(batches):
     micro_step(model, optimizer, jnp.asarray(x), jnp.asarray(y))
     if i < K - 1:  # the first K-1 calls leave the weights alone
         assert all(jax.tree.leaves(jax.tree.map(jnp.array_equal, start, nnx.state(model, nnx.Param))))
+    if i == K - 2:  # after 3 calls the accumulator holds the MEAN of 3 micro-batch gradients,
+        # which is the gradient of the 48 sequences joined (a sum would be 3 times larger)
+        acc = jax.tree.leaves(optimizer.opt_state.acc_grads)
+        joined = (jnp.asarray(np.concatenate(a)) for a in zip(*batches[:K - 1]))
+        full = jax.tree.leaves(grad_fn(model, *joined))
+        err = max(float(jnp.abs(a - g).max()) for a, g in zip(acc, full))
+        scale = max(float(jnp.abs(g).max()) for g in full)
+        print(f"accumulator after 3 calls vs gradient of the joined 48 sequences: largest difference "
+              f"{err:.1e}, largest entry {scale:.1e}")
+        assert err < 1e-5 * scale  # a sum would be off by 2 x scale
 
 state = optimizer.opt_state
-adam = state.inner_opt_state  # the InjectHyperparamsState of the inner AdamW
+adam = state.inner_opt_state[1]  # MultiSteps -> chain -> the InjectHyperparamsState of AdamW
 print("optimizer.step:", int(optimizer.step[...]), " gradient_step:", int(state.gradient_step[...]),
       " inner count:", int(adam.count[...]))
 assert int(optimizer.step[...]) == 2 * K  # nnx.Optimizer counts calls: micro-batches
@@ -105,7 +117,7 @@ lr = float(adam.hyperparams["learning_rate"][...])
 print(f"last learning rate {lr:.2e} = schedule(1); schedule(7) would be {float(schedule(7)):.2e}")
 assert np.isclose(lr, schedule(1)) and not np.isclose(lr, schedule(7))
 
-# Two real updates of 4 x 16 sequences equal two plain AdamW steps on the 64-sequence batches.
+# Two real updates of 4 x 16 sequences equal two plain steps of the same chain on the 64-sequence batches.
 plain = nnx.Optimizer(reference, inner, wrt=nnx.Param)
 for j in range(2):
     x, y = (np.concatenate(a) for a in zip(*batches[j * K:(j + 1) * K]))

@@ -71,7 +71,7 @@ schedule = optax.warmup_cosine_decay_schedule(0.0, 3e-3, warmup_steps=4, decay_s
 tx = optax.apply_if_finite(
     optax.chain(optax.clip_by_global_norm(1.0),
                 optax.inject_hyperparams(optax.adamw)(learning_rate=schedule)),
-    max_consecutive_errors=5)  # skip up to 5 bad steps in a row, then apply them anyway
+    max_consecutive_errors=5)  # skips up to 5 bad steps in a row; the 6th is applied, NaN and all
 model = GPT(rngs=nnx.Rngs(0))
 optimizer = nnx.Optimizer(model, tx, wrt=nnx.Param)
 adam = optimizer.opt_state.inner_state[1]  # apply_if_finite -> chain -> inject_hyperparams
@@ -101,3 +101,10 @@ assert int(adam.count[...]) == 3 and int(optimizer.step[...]) == 4  # nnx counts
 apply(model, optimizer, grads)  # a finite step resets the consecutive count
 assert int(s.notfinite_count[...]) == 0 and int(s.total_notfinite[...]) == 1
 assert float(adam.hyperparams["learning_rate"][...]) == float(schedule(3))
+
+# Six bad steps in a row: apply_if_finite gives up and applies the sixth, which writes NaN into the weights.
+for i in range(6):
+    apply(model, optimizer, bad)
+    finite = all(bool(jnp.isfinite(p).all()) for p in jax.tree.leaves(nnx.state(model, nnx.Param)))
+    print(f"bad step {i + 1} in a row: notfinite_count {int(s.notfinite_count[...])}, weights finite: {finite}")
+    assert finite == (i < 5)
