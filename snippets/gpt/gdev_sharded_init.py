@@ -11,12 +11,11 @@ from jax import P
 from jax.sharding import AxisType, NamedSharding
 
 # 8 accelerators if the machine has them, else 8 CPU devices emulated by JAX_NUM_CPU_DEVICES.
+devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
 backend, count = jax.default_backend(), jax.device_count()
-if backend != "cpu" and count >= 8:
-    devices = jax.devices()[:8]
-    print(f"using 8 of the {count} {backend} devices")
-else:
-    devices = jax.devices("cpu")[:8]
+if devices[0].platform != "cpu":
+    print(f"using 8 of the {count} {devices[0].platform} devices")
+else:  # say why, so that a reader with 1 to 7 GPUs or TPU chips is not surprised
     why = "no accelerator" if backend == "cpu" else f"only {count} {backend} device(s), fewer than 8"
     print(f"{why}: using 8 emulated CPU devices")
 jax.config.update("jax_default_device", devices[0])  # the one-device reference is made there
