@@ -15,8 +15,9 @@ index:
    where it exists (what ``tools/tpu_pass.sh`` uses on the VM, so that the packages' own needs
    resolve alike), and the carried wheels in ``.whl-tpu/``; ``--pip`` passes more arguments to pip.
    The control report lists every distribution it ran with (``distributions``);
-3. runs the report's failed and "versions differ" programs there with ``tools/machine_report.py``
-   (``JAX_PLATFORMS`` unset: this machine has only a CPU), writing the control report to
+3. runs the report's failed and "versions differ" programs there with ``tools/machine_report.py
+   --batch --exclusive yes``, the policy the TPU pass ran them under (shared processes, a failure
+   run again alone in a fresh process; not the CPU build's forked starts), writing the control report to
    ``reports/machines/controls/<report>-cpu-control.json`` and ``.md``;
 4. applies it (``machine_report.py --reclassify REPORT --control CONTROL``): a failure is "versions
    differ" only where the control fails the same program (same sha256) with the same first error.
@@ -31,6 +32,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -88,8 +90,14 @@ def main(argv: list[str] | None = None) -> int:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JAX_", "XLA_"))}
     env["PYTHONPATH"] = f"{site}{os.pathsep}{site / 'wheels'}"
     out = ROOT / "_build" / "cpu-control" / f"{stem}-out"
+    # The pass's own policy (--batch, one program at a time in shared processes, a failure re-run alone
+    # in a fresh process): the CPU build's forked starts are not how the programs ran on the VM.
+    state = ROOT / "_build" / "cpu-control" / f"{stem}-state"
+    shutil.rmtree(state, ignore_errors=True)
+    shutil.rmtree(out, ignore_errors=True)
     subprocess.run([sys.executable, str(ROOT / "tools" / "machine_report.py"), "--only", ",".join(names),
-                    "--out", str(out), "--workers", str(min(4, os.cpu_count() or 1))], env=env, check=True)
+                    "--batch", "--exclusive", "yes", "--state", str(state), "--out", str(out),
+                    "--workers", str(min(4, os.cpu_count() or 1))], env=env, check=True)
     [written] = sorted(out.glob("*.json"), key=lambda p: p.stat().st_mtime)[-1:]
     control = json.loads(written.read_text(encoding="utf-8"))
     if control["installed"] != report["installed"]:
