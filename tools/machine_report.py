@@ -99,6 +99,12 @@ def outcome(record: dict, differs: dict[str, tuple[str, str]], source: str = "",
     return "failed"
 
 
+def _shown(path: Path) -> str:
+    """A path as a report names it: from the repository root, or its bare name outside it."""
+    path = path.resolve()
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+
+
 def versions_differ(rows: list[dict], installed_versions: dict[str, str], floors: Path = ROOT / "docs" / "_data" / "floors",
                     controls: list[Path] = (), python: str | None = None) -> None:
     """Mark "versions differ" each failed row whose program (same bytes) fails on the CPU with this jax.
@@ -136,10 +142,7 @@ def versions_differ(rows: list[dict], installed_versions: dict[str, str], floors
                              f"(control: Python {control.get('python')}, {control.get('installed')}; "
                              f"here: Python {python}, {installed_versions})")
         failed = {c["snippet"]: c for c in control["snippets"] if c["outcome"] in ("failed", "versions differ")}
-        try:
-            where = Path(path).resolve().relative_to(ROOT).as_posix()
-        except ValueError:
-            where = Path(path).name
+        where = _shown(Path(path))
         for row in rows:
             seen = failed.get(row["snippet"])
             if row["outcome"] == "failed" and seen and seen["sha256"] == row["sha256"] and seen["error"] == row["error"]:
@@ -155,11 +158,7 @@ def versions_differ(rows: list[dict], installed_versions: dict[str, str], floors
         seen = checked.get(row["snippet"])
         if row["outcome"] == "failed" and seen and seen.get("sha256") == row["sha256"] and seen.get("status") != "pass":
             row["outcome"] = "versions differ"
-            try:
-                where = path.relative_to(ROOT).as_posix()
-            except ValueError:
-                where = path.name
-            row["cpu_evidence"] = f"fails on the CPU with jax {version} too ({where})"
+            row["cpu_evidence"] = f"fails on the CPU with jax {version} too ({_shown(path)})"
 
 
 def reclassify(path: Path, controls: list[Path]) -> dict:
@@ -171,9 +170,7 @@ def reclassify(path: Path, controls: list[Path]) -> dict:
     report["counts"] = {}
     for row in report["snippets"]:
         report["counts"][row["outcome"]] = report["counts"].get(row["outcome"], 0) + 1
-    report["controls"] = sorted({*report.get("controls", []), *(Path(c).resolve().relative_to(ROOT).as_posix()
-                                                                 if Path(c).resolve().is_relative_to(ROOT) else Path(c).name
-                                                                 for c in controls)})
+    report["controls"] = sorted({*report.get("controls", []), *(_shown(Path(c)) for c in controls)})
     path.write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     path.with_suffix(".md").write_text(markdown(report), encoding="utf-8")
     return report
