@@ -10,7 +10,7 @@
    report's outcome only while the program is the one that ran there (the same sha256): a program
    edited since the run is "changed since the run" and one the report lacks is "not run there";
    both count as not run, never as passed. ``page_counts`` tallies a page's programs.
-3. The header box (``kb.common.header_box``) gets one line per accelerator report, after the
+3. The header box (``kb.common.put_in_header``) gets one line per accelerator report, after the
    provenance and floors lines: "TPU v5e, jax 0.10.2, 2026-12-05: 12 of 14 programs ran; 1 failed,
    1 changed since the run" (the report's device, its jax, its date; only what did not pass is
    named), worded in the build's language and linked to the page's row of the status page
@@ -39,7 +39,7 @@ from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
 from .accelerator_runs import accelerator_reports
-from .common import header_box, loaded_snippets
+from .common import put_in_header, loaded_snippets
 from .run.plan import snippet_digest
 from .translations import _, format_nodes, separator
 
@@ -202,10 +202,7 @@ def add_backend_lines(app, doctree: nodes.document) -> None:
         para.extend(format_nodes(_("{title}: {result}"), title=nodes.strong(text=report_title(report)),
                                  result=xref(row_label(docname), result, docname) if linked else result))
         lines.append(para)
-    box = header_box(doctree)
-    downloads = [i for i, child in enumerate(box.children) if "kb-downloads-page" in child.get("classes", [])]
-    at = downloads[0] if downloads else len(box.children)
-    box[at:at] = lines
+    put_in_header(doctree, "accelerators", *lines)
 
 
 # --------------------------------------------------------------------------------------------
@@ -371,5 +368,5 @@ def pages_added_or_removed(app, env, added, changed, removed) -> list[str]:
 def setup(app):
     app.add_directive("kb-backends-table", BackendsTable)
     app.connect("env-get-outdated", pages_added_or_removed)
-    app.connect("doctree-read", add_backend_lines, priority=520)  # after kb.provenance's and kb.floors' lines
+    app.connect("doctree-read", add_backend_lines)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,9 +1,11 @@
 """kb.common: what several kb modules share, defined once.
 
 1. The box near the top of a page that says how it was built: ``BOX_CLASS`` marks it and
-   ``header_box(doctree)`` finds it, or creates it right after the page title. The provenance
-   line and the downloads line both go into it, so neither depends on the other's handler having
-   run first.
+   ``header_box(doctree)`` finds it, or creates it right after the page title. Its lines fill
+   named slots, ordered here and only here (``HEADER_SLOTS``: what the build ran with, the
+   oldest releases the programs run on, each accelerator run, the downloads);
+   ``put_in_header(doctree, slot, *lines)`` places lines in their slot whatever order the
+   handlers of ``kb.provenance``, ``kb.floors``, ``kb.backend_status`` and ``kb.downloads`` run in.
 2. ``code_cells(doctree)`` are a page's code cells; ``cell_options(cell)`` their options, where
    ``load`` names the cell's snippet from the repository root (``kb.reader.read_page``);
    ``page_relative(page, target)`` is a link from a page to a file of the output (downloads,
@@ -25,6 +27,8 @@ from typing import Any, Iterable
 from docutils import nodes
 
 BOX_CLASS = "kb-provenance"
+# The header box's lines, top to bottom: the only place that orders them.
+HEADER_SLOTS = ("ran-with", "runs-on", "accelerators", "downloads")
 
 
 # --------------------------------------------------------------------------------------------
@@ -96,6 +100,34 @@ def header_box(doctree: nodes.document, create: bool = True) -> nodes.container 
     else:
         section.insert(1 if section.children and isinstance(section[0], nodes.title) else 0, box)
     return box
+
+
+def put_in_header(doctree: nodes.document, slot: str, *lines: nodes.Element) -> None:
+    """Put ``lines`` into the header box's ``slot`` (one of ``HEADER_SLOTS``), after the lines
+    already in that slot and before those of every later slot.
+
+    >>> from docutils.utils import new_document
+    >>> from docutils.frontend import get_default_settings
+    >>> from docutils.parsers.rst import Parser
+    >>> doc = new_document("page", get_default_settings(Parser))
+    >>> doc += nodes.section("", nodes.title("", "Title"))
+    >>> for slot, text in [("downloads", "d1"), ("downloads", "d2"), ("ran-with", "r"), ("accelerators", "a"),
+    ...                    ("runs-on", "o")]:
+    ...     put_in_header(doc, slot, nodes.paragraph("", text))
+    >>> [line.astext() for line in header_box(doc)]
+    ['r', 'o', 'a', 'd1', 'd2']
+    >>> put_in_header(doc, "footer", nodes.paragraph())
+    Traceback (most recent call last):
+    ValueError: no header slot 'footer'; the slots are ran-with, runs-on, accelerators, downloads
+    """
+    if slot not in HEADER_SLOTS:
+        raise ValueError(f"no header slot {slot!r}; the slots are {', '.join(HEADER_SLOTS)}")
+    box = header_box(doctree)
+    rank = HEADER_SLOTS.index(slot)
+    at = next((i for i, line in enumerate(box.children) if HEADER_SLOTS.index(line.get("kb_slot", HEADER_SLOTS[-1])) > rank), len(box.children))
+    for line in lines:
+        line["kb_slot"] = slot
+    box[at:at] = list(lines)
 
 
 # --------------------------------------------------------------------------------------------

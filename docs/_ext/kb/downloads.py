@@ -1,6 +1,6 @@
 """kb.downloads: each page with code offers its programs and itself for download.
 
-1. A page with code cells gets a downloads line in its header box (``kb.common.header_box``):
+1. A page with code cells gets a downloads line in its header box (``kb.common.put_in_header``):
    the page as a notebook (``.ipynb``, with its outputs) and as Markdown (``.md``, ``kb.markdown``),
    then each snippet it loads (``.py``, once each, in page order). The list of programs is folded
    (a closed ``<details>``, sphinx-design's dropdown nodes) so that a page with many snippets
@@ -32,7 +32,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx_design.dropdown import dropdown_main, dropdown_title
 
-from .common import header_box, loaded_snippets, page_relative
+from .common import put_in_header, loaded_snippets, page_relative
 from .translations import _, format_nodes, separator
 
 NOTEBOOKS = "_kb/notebooks"
@@ -74,8 +74,7 @@ def add_downloads(app, doctree: nodes.document) -> None:
     folded = dropdown_main(classes=["kb-downloads"])
     folded += title
     folded += programs
-    header_box(doctree).append(line)
-    header_box(doctree).append(folded)
+    put_in_header(doctree, "downloads", line, folded)
 
 
 def section_programs(app, section: str) -> list[Path]:

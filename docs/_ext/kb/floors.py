@@ -11,7 +11,7 @@
    package none of the page's programs uses has no floor. A claim is made only from reports that
    checked the page's snippets **as they are now**: if one was edited or added since (its hash
    differs or it is missing), nothing is said for that package until the canary runs again.
-3. The header box (``kb.common.header_box``) gets a line after the provenance line: "Runs on jax
+3. The header box (``kb.common.put_in_header``) gets a line after the provenance line: "Runs on jax
    ≥ A, flax ≥ B (the oldest releases checked, on <date>)", worded in the build's language and
    linking each version to its release on PyPI, and to the migration page's table.
 4. ``{kb-floors-table}`` (on ``reference/migration``) is that table for every page: the floor of
@@ -30,7 +30,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
-from .common import header_box, loaded_snippets
+from .common import put_in_header, loaded_snippets
 from .run.plan import snippet_digest
 from .run.store import pinned_versions
 from .translations import _, separator
@@ -201,8 +201,7 @@ def add_floors(app, doctree: nodes.document) -> None:
     floors = floors_of(Path(app.srcdir), app.config.kb_floors, loaded_snippets(doctree))
     if not floors:
         return
-    box = header_box(doctree)
-    box.insert(1 if len(box.children) else 0, floors_paragraph(app.env.docname, floors))
+    put_in_header(doctree, "runs-on", floors_paragraph(app.env.docname, floors))
 
 
 class FloorsTable(SphinxDirective):
@@ -273,6 +272,6 @@ class FloorsTable(SphinxDirective):
 def setup(app):
     app.add_config_value("kb_floors", "_data/floors", "env", types=[str])
     app.add_directive("kb-floors-table", FloorsTable)
-    app.connect("doctree-read", add_floors, priority=510)  # after kb.provenance's line
+    app.connect("doctree-read", add_floors)
     app.connect("env-get-outdated", reports_added_or_removed)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

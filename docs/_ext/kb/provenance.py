@@ -5,7 +5,7 @@
    the machine and its cores, the date, its seconds, and whether it ran alone (a timing snippet).
 2. When a page is read, the records of its cells (``load`` in each cell's metadata, the snippet
    named from the repository root) are summed up in one line in the page's header box
-   (``kb.common.header_box``), worded in the build's language (``kb.translations``): the
+   (``kb.common.put_in_header``), worded in the build's language (``kb.translations``): the
    packages, the devices (``CPU ×1, ×8`` when some programs emulate eight devices), that each
    program ran in a fresh process of its own, how long they took, the date of the newest run and, on a
    page with timing snippets, that those ran with nothing else running.
@@ -18,7 +18,7 @@ from typing import Any
 
 from docutils import nodes
 
-from .common import header_box, loaded_snippets
+from .common import put_in_header, loaded_snippets
 from .run.store import current_record_path, read_record
 from .translations import _, separator
 
@@ -126,7 +126,7 @@ def add_provenance(app, doctree: nodes.document) -> None:
         return
     summary = summarise([r["ran_with"] for r in records if r.get("ran_with", {}).get("python")] or [{}])
     seconds = sum(r["seconds"] for r in records)
-    header_box(doctree).insert(0, provenance_paragraph(summary, seconds, len(records), sum(r["alone"] for r in records)))
+    put_in_header(doctree, "ran-with", provenance_paragraph(summary, seconds, len(records), sum(r["alone"] for r in records)))
 
 
 def setup(app):
