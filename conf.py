@@ -55,16 +55,16 @@ nb_merge_streams = True
 # The gettext builder reads cell outputs too, and takes a figure's SVG so that kb.figures can
 # extract its words into the page's catalogue (MyST-NB gives gettext text/plain only by default).
 nb_mime_priority_overrides = [("gettext", "image/svg+xml", 5)]
-# `nox -s page` (a drafting aid) names the pages whose snippets run; the site build runs them all.
-kb_execute_only = os.environ.get("KB_EXECUTE_ONLY", "")
+# kb.mode: run (the default), render, off; `nox -s page` (a drafting aid) sets run:<page>,<page>.
+kb_mode = os.environ.get("KB_MODE", "run")
 
 # --- Languages: the one table (kb.languages; nox reads it too) -------------------------------
 # The source language comes first; only its build executes cells, the others read its cache.
 kb_languages = {
     "en": {"hreflang": "en", "og_locale": "en_US", "label": "English", "switch": "Read this page in English",
-           "title": "JAX for PyTorch users", "author": author, "execute": True},
+           "title": "JAX for PyTorch users", "author": author, "source": True},
     "zh_CN": {"hreflang": "zh-CN", "og_locale": "zh_CN", "label": "简体中文", "switch": "阅读本页中文版",
-              "title": "写给 PyTorch 用户的 JAX 指南", "author": "JAX 知识库作者", "execute": False},
+              "title": "写给 PyTorch 用户的 JAX 指南", "author": "JAX 知识库作者", "source": False},
 }
 language = next(iter(kb_languages))
 locale_dirs = ["locales/"]  # relative to the source directory

@@ -142,7 +142,7 @@ def docs(session: nox.Session) -> None:
         return
     if records:
         session.run(python, "-m", "tools.run_snippets", "--import", *records, external=True)
-        rest = ["-D", "kb_execute=0", *rest]
+        rest = ["-D", "kb_mode=render", *rest]
     build_docs(session, bin_dir, HTML, *rest)
 
 
@@ -186,7 +186,7 @@ def page(session: nox.Session) -> None:
     work = BUILD / "page" / chosen[0].relative_to(docs).with_suffix("").as_posix().replace("/", "-")
     bin_dir = _env(session)
     # conf.py reads it: only these pages' snippets run.
-    session.env["KB_EXECUTE_ONLY"] = ",".join(p.relative_to(docs).with_suffix("").as_posix() for p in chosen)
+    session.env["KB_MODE"] = "run:" + ",".join(p.relative_to(docs).with_suffix("").as_posix() for p in chosen)
     for language in LANGUAGES:
         args = sphinx_command(docs, work / "html" / language, doctrees=work / "doctrees" / language,
                               language=language, parallel=True, python=str(bin_dir / "python"))

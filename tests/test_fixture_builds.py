@@ -249,7 +249,7 @@ def test_two_shards_then_a_render_that_runs_nothing(fixture_project, build_proje
     imported = subprocess.run([sys.executable, "-m", "tools.run_snippets", "--import", str(tmp_path / "shard-1"),
                                str(tmp_path / "shard-2"), "--store", str(store)], capture_output=True, text=True, cwd=ROOT)
     assert imported.returncode == 0 and "imported 3 records" in imported.stdout, log(imported)
-    render = build_project(project, out=tmp_path / "render" / "en", records=store, extra=("-D", "kb_execute=0"))
+    render = build_project(project, out=tmp_path / "render" / "en", records=store, extra=("-D", "kb_mode=render"))
     assert render.returncode == 0, log(render)
     assert ran(tmp_path / "render" / "en") == []
 
@@ -261,9 +261,9 @@ def test_two_shards_then_a_render_that_runs_nothing(fixture_project, build_proje
 
 
 def test_a_render_refuses_to_run_a_snippet_without_a_record(fixture_project, build_project, tmp_path):
-    result = build_project(fixture_project(), records=tmp_path / "nothing", extra=("-D", "kb_execute=0"))
+    result = build_project(fixture_project(), records=tmp_path / "nothing", extra=("-D", "kb_mode=render"))
     assert result.returncode != 0
-    assert "has no record, and this build (kb_execute is 0: it renders records made elsewhere)" in log(result)
+    assert "has no record, and this build (kb_mode is render: it renders records made elsewhere)" in log(result)
 
 
 def test_inline_code_cell_fails_the_build(fixture_project, build_project):

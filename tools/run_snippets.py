@@ -13,7 +13,7 @@ failure named with page, snippet and line.
 
 ``--import``: the records of the gathered shard folders are checked (the same lock, runner, Python
 and backend as this environment; a whole record each) and copied into ``_build/records``; the
-render that follows (``kb_execute=0``) then runs nothing.
+render that follows (``kb_mode=render``) then runs nothing.
 """
 
 from __future__ import annotations

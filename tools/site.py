@@ -45,7 +45,7 @@ def sphinx_command(src: Path, out: Path, *, doctrees: Path, language: str = SOUR
     without any cell outputs (linkcheck). ``module="sphinx_autobuild"`` serves.
 
     >>> cmd = sphinx_command(Path("docs"), Path("out"), doctrees=Path("d"), builder="linkcheck", outputs=False)
-    >>> cmd[1:5], "kb_outputs=0" in cmd, cmd[-2:]
+    >>> cmd[1:5], "kb_mode=off" in cmd, cmd[-2:]
     (['-m', 'sphinx', '-b', 'linkcheck'], True, ['docs', 'out'])
     """
     args = [python, "-m", module, "-b", builder, "-c", str(ROOT), "-W", "--keep-going", "-n", "-q"]
@@ -55,7 +55,7 @@ def sphinx_command(src: Path, out: Path, *, doctrees: Path, language: str = SOUR
     if cache is not None:
         args += ["-D", f"kb_records={cache}"]
     if not outputs:
-        args += ["-D", "kb_outputs=0"]
+        args += ["-D", "kb_mode=off"]
     return [*args, *extra, str(src), str(out)]
 
 

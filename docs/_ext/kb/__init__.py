@@ -6,6 +6,8 @@ carry doctests (run by ``nox -s tests``).
 
 Making every page an executed, checked program:
 
+- ``kb.mode``: the one switch (``kb_mode``: run, render, off, or run:<pages>) that decides whether
+  a build runs snippets and shows their outputs.
 - ``kb.cells``: every code cell loads a snippet; snippets are page dependencies.
 - ``kb.run`` (no Sphinx events, and no Sphinx imported): the run core. Each snippet runs
   alone in a fresh process, as a reader runs it (``kb.run.runner``, ``kb.run.process``; the child
@@ -52,6 +54,7 @@ from __future__ import annotations
 MODULES = (
     "kb.languages",
     "kb.translations",
+    "kb.mode",
     "kb.cells",
     "kb.reader",
     "kb.backends",

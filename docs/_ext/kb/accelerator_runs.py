@@ -28,6 +28,7 @@ from typing import Any
 from docutils import nodes
 from sphinx.util import logging
 
+from .mode import shows_outputs
 from .common import cell_options, code_cells
 from .run.plan import snippet_digest
 from .run.snippet import is_timing
@@ -95,7 +96,7 @@ def label(report: dict[str, Any], row: dict[str, Any]) -> str:
 
 
 def add_accelerator_runs(app, doctree: nodes.document) -> None:
-    if not app.config.kb_outputs:
+    if not shows_outputs(app.config):
         return
     root = Path(app.srcdir).parent
     reports = accelerator_reports(app)

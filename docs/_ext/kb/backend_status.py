@@ -38,6 +38,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
+from .mode import shows_outputs
 from .accelerator_runs import accelerator_reports
 from .common import put_in_header, loaded_snippets
 from .run.plan import snippet_digest
@@ -185,7 +186,7 @@ def xref(target: str, content: nodes.Node, docname: str) -> addnodes.pending_xre
 
 
 def add_backend_lines(app, doctree: nodes.document) -> None:
-    if not app.config.kb_outputs:
+    if not shows_outputs(app.config):
         return
     reports = accelerator_reports(app)
     if not reports:  # no report: nothing to say, and no program to hash

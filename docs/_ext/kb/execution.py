@@ -8,10 +8,10 @@
    the run core takes its jobs from it and knows no pages.
 2. Only the source language's HTML build runs snippets, and only those without a good record
    (``kb.run.runner.run_all``: one pool over the machine's cores, then the timing snippets alone).
-   A build whose language has ``execute: False`` in ``kb_languages`` (every translation), any
-   other builder (gettext reads the figures' words from the records, see ``kb.figures``) and a
-   build given ``kb_execute = 0`` (the render after sharded runs, ``nox -s docs -- --records``)
-   run nothing: a snippet without a record fails them, with a message that says to build the
+   Whether a build may run is ``kb.mode``'s answer: a translation (``source: False`` in
+   ``kb_languages``), any other builder (gettext reads the figures' words from the records, see
+   ``kb.figures``) and ``kb_mode = "render"`` (the render after sharded runs,
+   ``nox -s docs -- --records``) run nothing: a snippet without a record fails them, with a message that says to build the
    source language first. Rendering is then a lookup: the page reader ``kb.reader.read_page``
    fills each cell from its record, and MyST-NB executes nothing.
 3. A snippet that raised, failed an ``assert``, ran past the timeout (``kb_snippet_timeout``),
@@ -20,8 +20,8 @@
    (``wrote to stderr`` quotes the warning with its line in the snippet). The other snippets all
    run first, so one broken program never hides another.
 4. Each good record's backend is checked against ``kb_expect_backend`` (``kb.backends``).
-5. ``kb_execute_only`` (``nox -s page``, a drafting aid) runs only the named pages' snippets; the
-   other pages show no outputs where they have no record. A whole-site build that may run
+5. ``kb_mode = "run:<page>,<page>"`` (``nox -s page``, a drafting aid) runs only the named pages'
+   snippets; the other pages show no outputs where they have no record. A whole-site build that may run
    snippets then removes the records no snippet can use any more (older keys).
 6. At the end of an HTML build, ``_kb_build.json`` in the output folder lists the snippets this
    build ran (with their seconds, and whether they ran alone), the wall time of that run phase,
@@ -40,7 +40,7 @@ from sphinx.util import logging
 
 from . import backends
 from .cells import page_snippets
-from .languages import language
+from .mode import may_execute, mode, shows_outputs, why_not
 from .run.runner import Job, job, run_all
 from .run.store import failure_message, good_record, output_tail, problem, read_record, record_path
 
@@ -65,19 +65,6 @@ def site_jobs(srcdir: Path, snippets_dir: Path, exclude_patterns, source_suffix)
     return pages, jobs
 
 
-def may_execute(app) -> bool:
-    """Whether this build may run snippets: the source language's HTML build, unless told not to."""
-    return bool(language(app.config)["execute"]) and app.builder.format == "html" and bool(app.config.kb_execute)
-
-
-def why_not(app) -> str:
-    if app.builder.format != "html":
-        return f"the {app.builder.name} builder reads outputs from the records"
-    if not app.config.kb_execute:
-        return "kb_execute is 0: it renders records made elsewhere"
-    return f"{app.config.language}: execute is False in kb_languages"
-
-
 def records_folder(app) -> Path:
     return Path(app.srcdir, app.config.kb_records).resolve()
 
@@ -89,11 +76,11 @@ def plan(app) -> tuple[dict[str, list[str]], dict]:
 
 
 def execute(app) -> None:
-    if not app.config.kb_outputs:
+    if not shows_outputs(app.config):
         return
     pages, jobs = plan(app)
     folder = records_folder(app)
-    chosen = {p for p in app.config.kb_execute_only.split(",") if p}
+    chosen = mode(app.config).pages
     wanted = {name for page, names in pages.items() if not chosen or page in chosen for name in names}
     missing = [item for name, item in sorted(jobs.items())
                if name in wanted and good_record(folder, name, item.key) is None]
@@ -161,9 +148,6 @@ def write_report(app, exception) -> None:
 
 def setup(app):
     app.add_config_value("kb_records", "_build/records", "", types=[str])
-    app.add_config_value("kb_execute", True, "", types=[bool, int])
-    app.add_config_value("kb_outputs", True, "", types=[bool, int])
-    app.add_config_value("kb_execute_only", "", "", types=[str])
     app.add_config_value("kb_snippet_timeout", 300, "", types=[int])
     app.connect("builder-inited", execute)
     app.connect("build-finished", write_report)

@@ -30,6 +30,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
+from .mode import shows_outputs
 from .common import put_in_header, loaded_snippets
 from .run.plan import snippet_digest
 from .run.store import pinned_versions
@@ -184,7 +185,7 @@ def report_names(folder: Path) -> list[str]:
 
 def reports_added_or_removed(app, env, added, changed, removed) -> list[str]:
     """``env-get-outdated``: every page again when the set of reports is not the last build's."""
-    if not app.config.kb_outputs:
+    if not shows_outputs(app.config):
         return []
     names = report_names(Path(app.srcdir, app.config.kb_floors).resolve())
     before = getattr(env, "kb_floor_reports", None)
@@ -195,7 +196,7 @@ def reports_added_or_removed(app, env, added, changed, removed) -> list[str]:
 
 
 def add_floors(app, doctree: nodes.document) -> None:
-    if not app.config.kb_outputs:
+    if not shows_outputs(app.config):
         return
     note_reports(app.env, Path(app.srcdir, app.config.kb_floors).resolve())
     floors = floors_of(Path(app.srcdir), app.config.kb_floors, loaded_snippets(doctree))

@@ -4,8 +4,8 @@
    first, each with: ``hreflang`` (the HTML language tag), ``og_locale`` (Open Graph),
    ``label`` (its own name, shown on the switch to it), ``switch`` (the switch's tooltip, written
    in that language), ``title`` (the site title), ``author`` (the footer's author line, see
-   ``kb.theme_words``) and ``execute`` (whether its build may execute
-   cells: only the source language's does; the others read the shared execution cache).
+   ``kb.theme_words``) and ``source`` (whether it is the source language: only its build may run
+   snippets, ``kb.mode``; the others read its records).
    ``nox`` reads the same table (``import conf``), so adding a language is one entry there and
    one folder of catalogues.
 2. A table entry missing a field, or a build language that is not in the table, stops the build at
@@ -21,17 +21,17 @@ from typing import Any
 
 from sphinx.errors import ConfigError
 
-FIELDS = ("hreflang", "og_locale", "label", "switch", "title", "author", "execute")
+FIELDS = ("hreflang", "og_locale", "label", "switch", "title", "author", "source")
 
 
 def check_table(table: dict[str, dict[str, Any]], language: str) -> list[str]:
     """What is wrong with a language table for a build in ``language`` (empty: nothing).
 
     >>> check_table({"en": {"hreflang": "en", "og_locale": "en_US", "label": "English", "author": "A",
-    ...              "switch": "Read this page in English", "title": "T", "execute": True}}, "fr")
+    ...              "switch": "Read this page in English", "title": "T", "source": True}}, "fr")
     ["the build's language 'fr' is not in kb_languages (conf.py); add an entry for it"]
     >>> check_table({"en": {"label": "English"}}, "en")
-    ["kb_languages['en'] (conf.py) lacks hreflang, og_locale, switch, title, author, execute"]
+    ["kb_languages['en'] (conf.py) lacks hreflang, og_locale, switch, title, author, source"]
     """
     problems = []
     for code, entry in table.items():

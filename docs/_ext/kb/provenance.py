@@ -18,6 +18,7 @@ from typing import Any
 
 from docutils import nodes
 
+from .mode import shows_outputs
 from .common import put_in_header, loaded_snippets
 from .run.store import current_record_path, read_record
 from .translations import _, separator
@@ -119,7 +120,7 @@ def page_records(app, doctree: nodes.document) -> list[dict[str, Any]]:
 
 
 def add_provenance(app, doctree: nodes.document) -> None:
-    if not app.config.kb_outputs:
+    if not shows_outputs(app.config):
         return
     records = page_records(app, doctree)
     if not records:

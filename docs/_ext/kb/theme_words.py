@@ -150,7 +150,7 @@ def translate_pages(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
     # The source language's build shows the templates' own words; every build names the toggles.
-    source = language(app.config)["execute"]
+    source = language(app.config)["source"]
     words = {} if source else hard_coded_words()
     byline = None if source else str(_("By {author}")).format(author=app.config.author)
     toggles = str(_("Pages of {section}"))
