@@ -39,8 +39,8 @@ for batch in (256, 512):
 
 (m1, total1), (m2, total2) = plans[256], plans[512]
 temps = f"temps x{m2.temp_size_in_bytes / m1.temp_size_in_bytes:.2f}, " if m1.temp_size_in_bytes else ""
-print(f"{jax.default_backend()}, doubling the batch: {temps}sum x{total2 / total1:.2f}, "
-      f"peak x{m2.peak_memory_in_bytes / m1.peak_memory_in_bytes:.2f}")
+peak = f", peak x{m2.peak_memory_in_bytes / m1.peak_memory_in_bytes:.2f}" if m1.peak_memory_in_bytes else ""
+print(f"{jax.default_backend()}, doubling the batch: {temps}sum x{total2 / total1:.2f}{peak}")
 # The arguments grow by the extra 256 rows of x and y; the outputs (new params, loss) do not change.
 extra = m2.argument_size_in_bytes - m1.argument_size_in_bytes
 print(f"the extra rows of x and y: {256 * (512 + 10) * 4} bytes of data, {extra} bytes of arguments")
