@@ -27,9 +27,9 @@ x, y = jax.ShapeDtypeStruct((256, 512), jnp.float32), jax.ShapeDtypeStruct((256,
 m = jax.jit(step).lower(params, x, y).compile().memory_analysis()
 
 buffers_file, = glob.glob(os.path.join(dump.name, "*jit_step*after_optimizations-buffer-assignment.txt"))
-report_file, = glob.glob(os.path.join(dump.name, "*jit_step*after_optimizations-memory-usage-report.txt"))
+reports = glob.glob(os.path.join(dump.name, "*jit_step*after_optimizations-memory-usage-report.txt"))
 print(os.path.basename(buffers_file))
-print(os.path.basename(report_file))
+print(os.path.basename(reports[0]) if reports else f"{jax.default_backend()} wrote no memory-usage report")
 
 # buffer-assignment.txt: "allocation N: size S, <kind>:" then one " value: <id name @0> (size=..): shape" per HLO value.
 allocations = []
@@ -45,17 +45,19 @@ allocations.sort(key=lambda a: -a[0])
 for size, kind, shapes in allocations[:4]:
     more = f" (+{len(shapes) - 3} more)" if len(shapes) > 3 else ""
     print(f"{size / 2**20:5.2f} MiB {kind:9s}", ", ".join(f"{name} {shape}" for name, shape in shapes[:3]) + more)
-temp = next(a for a in allocations if a[1] == "temp")
+temp = next((a for a in allocations if a[1] == "temp"), (0, "temp", []))
 print(f"temp allocation {temp[0] / 2**20:.2f} MiB holds", sorted({shape for _, shape in temp[2]}))
 
-total = int(re.search(r"Total bytes: (\d+)", open(report_file).read()).group(1))
 planned = m.argument_size_in_bytes + m.output_size_in_bytes + m.temp_size_in_bytes
-print(f"memory-usage-report total {total} bytes; memory_analysis arguments + outputs + temps {planned}")
+print(f"memory_analysis temps {m.temp_size_in_bytes}; arguments + outputs + temps {planned}")
+if reports:
+    total = int(re.search(r"Total bytes: (\d+)", open(reports[0]).read()).group(1))
+    print(f"memory-usage-report total {total} bytes")
 dump.cleanup()
 
 largest_size, _, largest = allocations[0]
-assert total >= m.temp_size_in_bytes and temp[0] > 0  # on every backend, the report counts the scratch space too
-if jax.default_backend() == "cpu":  # other backends add buffers of their own (GPU: library workspace)
+if jax.default_backend() == "cpu":  # XLA:CPU's buffer plan; other backends add buffers of their own (GPU: library workspace)
+    assert reports and total >= m.temp_size_in_bytes and temp[0] > 0  # the report counts the scratch space too
     assert m.temp_size_in_bytes > 0  # a TPU v5e reported 0 here, with a temp allocation in its dump
     assert largest_size == params["w2"].nbytes  # the largest buffer is w2's 4 MiB ...
     assert "f32[1024,1024]" in {shape for _, shape in largest}  # ... holding [1024,1024] values

@@ -1,4 +1,4 @@
-"""Predict a train step's memory before running it: memory_analysis() at batch 256 and 512."""
+"""Plan a train step's memory before running it: memory_analysis() at batch 256 and 512, its parts and its peak."""
 import jax
 import jax.numpy as jnp
 
@@ -30,16 +30,20 @@ for batch in (256, 512):
     x = jax.ShapeDtypeStruct((batch, 512), jnp.float32)
     y = jax.ShapeDtypeStruct((batch, 10), jnp.float32)
     m = jax.jit(step).lower(params, x, y).compile().memory_analysis()
-    peak = m.argument_size_in_bytes + m.output_size_in_bytes + m.temp_size_in_bytes - m.alias_size_in_bytes
-    plans[batch] = (m, peak)
+    # The sum of the parts: everything the plan holds at once if nothing is freed early.
+    total = m.argument_size_in_bytes + m.output_size_in_bytes + m.temp_size_in_bytes - m.alias_size_in_bytes
+    plans[batch] = (m, total)
     print(f"batch {batch}: arguments {m.argument_size_in_bytes / MiB:.2f} MiB, outputs {m.output_size_in_bytes / MiB:.2f}, "
-          f"temps {m.temp_size_in_bytes / MiB:.2f}, aliased {m.alias_size_in_bytes / MiB:.2f} -> peak {peak / MiB:.2f} MiB")
+          f"temps {m.temp_size_in_bytes / MiB:.2f}, aliased {m.alias_size_in_bytes / MiB:.2f}: "
+          f"sum {total / MiB:.2f} MiB, peak_memory_in_bytes {m.peak_memory_in_bytes / MiB:.2f} MiB")
 
-(m1, peak1), (m2, peak2) = plans[256], plans[512]
+(m1, total1), (m2, total2) = plans[256], plans[512]
 temps = f"temps x{m2.temp_size_in_bytes / m1.temp_size_in_bytes:.2f}, " if m1.temp_size_in_bytes else ""
-print(f"{jax.default_backend()}, doubling the batch: {temps}peak x{peak2 / peak1:.2f}")
+peak = f", peak x{m2.peak_memory_in_bytes / m1.peak_memory_in_bytes:.2f}" if m1.peak_memory_in_bytes else ""
+print(f"{jax.default_backend()}, doubling the batch: {temps}sum x{total2 / total1:.2f}{peak}")
 # The arguments grow by the extra 256 rows of x and y; the outputs (new params, loss) do not change.
 extra = m2.argument_size_in_bytes - m1.argument_size_in_bytes
+print(f"the extra rows of x and y: {256 * (512 + 10) * 4} bytes of data, {extra} bytes of arguments")
 assert m1.output_size_in_bytes == m2.output_size_in_bytes >= param_bytes
 assert m1.alias_size_in_bytes == m2.alias_size_in_bytes == 0  # nothing donated
 assert extra >= 256 * (512 + 10) * 4  # a TPU pads y's rows of 10 values: it stores (8, 128) tiles
@@ -47,4 +51,8 @@ if jax.default_backend() == "cpu":
     assert extra == 256 * (512 + 10) * 4  # exactly the new rows' bytes
     # On the CPU that built the page the scratch space (activations, gradients) about doubles with the batch.
     assert 1.7 < m2.temp_size_in_bytes / m1.temp_size_in_bytes < 2.3
-    assert peak2 < 1.5 * peak1  # the parameters, not the batch, dominate at this size
+    assert total2 < 1.5 * total1  # the parameters, not the batch, dominate at this size
+    # XLA:CPU's peak_memory_in_bytes is the arguments plus the outputs (and a few scalars): no temporaries.
+    for m, total in plans.values():
+        assert 0 <= m.peak_memory_in_bytes - (m.argument_size_in_bytes + m.output_size_in_bytes) < 1024
+        assert m.peak_memory_in_bytes < total

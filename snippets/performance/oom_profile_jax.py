@@ -70,7 +70,12 @@ newer_w = jax.jit(step, donate_argnums=0)(w, x)  # the new w reuses the buffer o
 after_donated = profile_bytes()
 print(f"after a donated step: {after_donated / 2**20:.1f} MiB (+{(after_donated - before) / 2**20:.1f}),"
       f" old w deleted: {w.is_deleted()}")
-print("memory_stats() on", jax.devices()[0].platform, "->", jax.devices()[0].memory_stats())
+stats = jax.devices()[0].memory_stats()  # the allocator's statistics: a dict on a GPU or a TPU, None on the CPU
+if stats is None:
+    print(f"memory_stats() on {jax.default_backend()}: None")
+else:
+    print(f"memory_stats() on {jax.default_backend()}:",
+          ", ".join(f"{k} {stats[k]}" for k in ("bytes_limit", "bytes_in_use", "peak_bytes_in_use") if k in stats))
 
 assert after_plain - before >= w.nbytes  # one extra copy of the parameters
 assert w.is_deleted()
@@ -78,4 +83,6 @@ assert after_donated - before < w.nbytes  # donation: the new w took the old one
 if jax.default_backend() == "cpu":  # a TPU's profile also counts buffers of its runtime
     assert after_plain - before == w.nbytes and after_donated == before  # exactly
     assert before == live  # on this CPU the profile counts exactly the live arrays' bytes
-    assert jax.devices()[0].memory_stats() is None  # the CPU client keeps no allocator statistics
+    assert stats is None  # the CPU client keeps no allocator statistics
+elif {"bytes_in_use", "peak_bytes_in_use"} <= stats.keys():  # a GPU or a TPU: the allocator's live buffers
+    assert stats["peak_bytes_in_use"] >= stats["bytes_in_use"] >= 2 * w.nbytes  # x and the new w at least
