@@ -15,6 +15,10 @@ N = 4096 if ON_TPU else 256  # interpret mode is slow: a small product elsewhere
 BLOCKS = ([(512, 512, 512), (512, 1024, 512), (512, 512, 1024), (256, 256, 256), (128, 128, 128)]
           if ON_TPU else [(128, 128, 128), (128, 256, 128), (256, 128, 256)])
 MiB = 2 ** 20
+for chip in ("TPU_V5E", "TPU_V6E"):  # Pallas's own table of TPU generations, readable on any backend
+    info = pltpu.get_tpu_info_for_chip(pltpu.ChipVersion[chip], 1)
+    print(f"{chip}: MXU column size {info.mxu_column_size}, VMEM {info.vmem_capacity_bytes // MiB} MiB per TensorCore")
+    assert info.mxu_column_size == {"TPU_V5E": 128, "TPU_V6E": 256}[chip]
 
 
 def matmul_kernel(a_ref, b_ref, o_ref, acc_ref):
