@@ -48,6 +48,10 @@ def matmul(a, b, bm, bk, bn, vmem_limit_bytes=None):
         interpret=not ON_TPU)(a, b)
 
 
+def intensity(bm, bk, bn):  # flops per byte of input blocks loaded: 2*bm*bk*bn / (2*(bm*bk + bk*bn))
+    return bm * bn / (bm + bn)
+
+
 def vmem_budget(bm, bk, bn):  # double-buffered bf16 inputs and output, plus the f32 accumulator
     return 2 * (bm * bk + bk * bn) * 2 + 2 * bm * bn * 2 + bm * bn * 4
 
@@ -77,12 +81,16 @@ def report(bm, bk, bn, limit=None):
     f = jax.jit(lambda a, b: matmul(a, b, bm, bk, bn, limit))
     t = median_time(f, a, b)
     error = float(jnp.abs(f(a, b).astype(jnp.float32) - reference).max()) / scale
-    print(f"  ({bm:4d}, {bk:4d}, {bn:4d}) VMEM {vmem_budget(bm, bk, bn) / MiB:5.1f} MiB: {t * 1e3:7.2f} ms,"
+    print(f"  ({bm:4d}, {bk:4d}, {bn:4d}) VMEM {vmem_budget(bm, bk, bn) / MiB:5.1f} MiB,"
+          f" {intensity(bm, bk, bn):3.0f} flop/byte: {t * 1e3:7.2f} ms,"
           f" x{t / t_xla:5.2f} XLA, max error {error:.1e}")
     assert error < 1e-2, error  # one bf16 rounding of the output (2**-8 = 3.9e-3), nothing more
     return t
 
 
+if ON_TPU:
+    info = pltpu.get_tpu_info()  # this chip, per TensorCore
+    print(f"compute/bandwidth balance: {info.bf16_ops_per_second / info.mem_bw_bytes_per_second:.0f} flop/byte")
 print("Pallas blocks (bm, bk, bn), grid (m/bm, n/bn, k/bk):")
 best = min(report(*block) for block in BLOCKS)
 print(f"best block: x{best / t_xla:.2f} XLA's time")
