@@ -4,7 +4,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax.experimental import pallas as pl
 
-M, N, K = 64, 64, 32
+M, N, K = 256, 256, 128
 
 
 def matmul_kernel(a_ref, b_ref, c_ref):
@@ -26,8 +26,8 @@ a = jax.random.normal(k1, (M, K), jnp.float32)
 b = jax.random.normal(k2, (K, N), jnp.float32)
 with jax.default_matmul_precision("float32"):  # no TF32 or bfloat16 passes: compare tightly
     reference = a @ b
-    for bm, bn in [(16, 16), (16, 64), (32, 32), (64, 64)]:
+    for bm, bn in [(8, 128), (64, 128), (128, 256), (256, 256)]:  # all TPU-legal
         c = matmul(a, b, bm, bn)
         error = float(jnp.abs(c - reference).max())
-        print(f"blocks ({bm:2d}, {bn:2d}) -> grid {(M // bm, N // bn)}: max error {error:.1e}")
+        print(f"blocks ({bm:3d}, {bn:3d}) -> grid {(M // bm, N // bn)}: max error {error:.1e}")
         assert np.allclose(c, reference, atol=1e-4)  # every candidate is correct before timing

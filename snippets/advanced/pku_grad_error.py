@@ -9,8 +9,8 @@ def sin_kernel(x_ref, o_ref):
     o_ref[...] = jnp.sin(x_ref[...])
 
 
-x = jnp.linspace(-2.0, 2.0, 16).reshape(2, 8)
-spec = pl.BlockSpec((1, 8), lambda i: (i, 0))  # one row per program
+x = jnp.linspace(-2.0, 2.0, 16 * 128).reshape(16, 128)
+spec = pl.BlockSpec((8, 128), lambda i: (i, 0))  # 8 rows per program: a TPU-legal block
 sin_pallas = pl.pallas_call(sin_kernel, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
                             grid=(2,), in_specs=[spec], out_specs=spec, interpret=True)
 

@@ -6,7 +6,7 @@ from jax.experimental import pallas as pl
 from jax.experimental.pallas import mosaic_gpu as plgpu
 from jax.experimental.pallas import tpu as pltpu
 
-ROWS, COLS, BLOCK = 8, 32, 8
+ROWS, COLS, BLOCK = 8, 512, 128  # (8, 128) blocks: TPU-legal
 
 
 def row_sum_kernel(x_ref, o_ref, acc_ref):

@@ -18,13 +18,13 @@ def square_kernel(x_ref, o_ref):
     o_ref[...] = x_ref[...] * x_ref[...]
 
 
-def local_square(x_shard, out_shape):  # sees one (2, 128) shard: the kernel is written for it
-    spec = pl.BlockSpec((1, 128), lambda i: (i, 0))
-    return pl.pallas_call(square_kernel, out_shape=out_shape, grid=(x_shard.shape[0],),
+def local_square(x_shard, out_shape):  # sees one (16, 128) shard: the kernel is written for it
+    spec = pl.BlockSpec((8, 128), lambda i: (i, 0))  # a TPU-legal block
+    return pl.pallas_call(square_kernel, out_shape=out_shape, grid=(x_shard.shape[0] // 8,),
                           in_specs=[spec], out_specs=spec, interpret=True)(x_shard)
 
 
-x = jax.device_put(jnp.arange(16 * 128, dtype=jnp.float32).reshape(16, 128),
+x = jax.device_put(jnp.arange(128 * 128, dtype=jnp.float32).reshape(128, 128),
                    NamedSharding(mesh, P("x")))
 
 # Default check_vma=True: out_shape must say the output varies along "x", and then the
@@ -43,6 +43,6 @@ unchecked = lambda s: local_square(s, jax.ShapeDtypeStruct(s.shape, s.dtype))
 f = jax.jit(jax.shard_map(unchecked, mesh=mesh, in_specs=P("x"), out_specs=P("x"), check_vma=False))
 y = f(x)
 print("check_vma=False: shard", x.addressable_shards[0].data.shape, "-> output", y.shape, y.sharding.spec)
-assert x.addressable_shards[0].data.shape == (2, 128)
+assert x.addressable_shards[0].data.shape == (16, 128)
 assert y.sharding.is_equivalent_to(x.sharding, x.ndim)  # rows stay split over "x"
 assert np.array_equal(np.asarray(y), np.asarray(x) ** 2)
