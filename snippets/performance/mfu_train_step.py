@@ -22,7 +22,7 @@ else:
 compute = jnp.bfloat16 if backend in ("tpu", "gpu") else jnp.float32
 unit, unit_name = (1e12, "TFLOP/s") if backend in ("tpu", "gpu") else (1e9, "GFLOP/s")
 print(f"{jax.devices()[0].device_kind}: {layers} layers, seq {seq}, batch {batch}, vocab {vocab}, {compute.__name__} compute"
-      + (f", peak {peak / 1e12:.0f} TFLOP/s" if peak else "; JAX cannot tell this device's peak"))
+      + (f", peak {peak / 1e12:.0f} TFLOP/s, MXU {info.mxu_column_size} wide" if peak else "; JAX cannot tell this device's peak"))
 
 
 def init(key, d):
