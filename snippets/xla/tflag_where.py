@@ -3,7 +3,9 @@ import os
 import re
 import subprocess
 import sys
+import time
 
+# The timings this program prints differ from run to run and from machine to machine.
 # This process never imports jax: each child below starts its own backend, one after another,
 # so that on a TPU each child holds the chip alone (a second process cannot open it).
 TIMEOUT = 120  # seconds per child
@@ -11,15 +13,16 @@ BASE_ENV = {k: v for k, v in os.environ.items() if k not in ("XLA_FLAGS", "LIBTP
 
 
 def run_child(code, *args, **env):
-    """Runs `code` in a new Python process with `env` added; returns (exit status, stdout, stderr)."""
+    """Runs `code` in a new Python process with `env` added; returns (exit status, stdout, stderr, seconds)."""
+    start = time.perf_counter()
     try:
         run = subprocess.run([sys.executable, "-c", code, *args], env=dict(BASE_ENV, **env),
                              capture_output=True, text=True, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
-        return None, "", f"no answer after {TIMEOUT} s"
+        return None, "", f"no answer after {TIMEOUT} s", TIMEOUT
     # A TPU VM without transparent hugepages adds one warning to any `import jax`; drop it.
     stderr = re.sub(r".*Transparent hugepages are not enabled.*\n\s*warnings\.warn\(\n", "", run.stderr)
-    return run.returncode, run.stdout, stderr
+    return run.returncode, run.stdout, stderr, time.perf_counter() - start
 
 
 def lines_with(text, word):
@@ -27,14 +30,14 @@ def lines_with(text, word):
 
 
 PROBE = "import jax; print(jax.default_backend(), jax.devices()[0].device_kind, sep='|')"
-rc, out, err = run_child(PROBE)
+rc, out, err, _ = run_child(PROBE)
 assert rc == 0, err
 backend, kind = out.strip().splitlines()[-1].split("|")
 print(f"backend: {backend} ({kind})")
 
 # A: an XLA:TPU flag in XLA_FLAGS. XLA's parser knows only the flags of DebugOptions, and stops the process.
-rc, out, err = run_child(PROBE, XLA_FLAGS="--xla_tpu_scoped_vmem_limit_kib=65536")
-print("A  XLA_FLAGS=--xla_tpu_scoped_vmem_limit_kib=65536 -> exit status", rc)
+rc, out, err, seconds = run_child(PROBE, XLA_FLAGS="--xla_tpu_scoped_vmem_limit_kib=65536")
+print(f"A  XLA_FLAGS=--xla_tpu_scoped_vmem_limit_kib=65536 -> exit status {rc} after {seconds:.1f} s")
 line = (lines_with(err, "Unknown flag") or err.strip().splitlines()[-1:] or ["(no stderr)"])[0]
 print("   ", re.sub(r"^F\d{4} [\d:.]+ +\d+ ", "F ", line))  # without the log line's time and thread id
 assert rc not in (0, None) and "Unknown flag in XLA_FLAGS" in err, err
@@ -88,7 +91,7 @@ print("ran: max |error| / max |x @ y| =", float(jnp.abs(out - ref).max() / jnp.a
 """
 
 if backend != "tpu":
-    print(f"B-D skipped: LIBTPU_INIT_ARGS is read only by libtpu, the TPU runtime; this backend is {backend}")
+    print(f"B-E skipped: LIBTPU_INIT_ARGS is read only by libtpu, the TPU runtime; this backend is {backend}")
 else:
     children = [  # (name, vmem_limit_bytes of the kernel, environment)
         ("B  no flag", 0, {}),
@@ -98,16 +101,16 @@ else:
     ]
     results = {}
     for name, limit, env in children:
-        rc, out, err = run_child(KERNEL, str(limit), **env)
+        rc, out, err, seconds = run_child(KERNEL, str(limit), **env)
         results[name[0]] = (rc, out)
-        print(name, "-> exit status", rc)
+        print(f"{name} -> exit status {rc} after {seconds:.1f} s")
         for line in (out.strip().splitlines() or err.strip().splitlines()[-3:]):
             print("   ", line[:300])
 
     # D: an unknown flag in LIBTPU_INIT_ARGS; what libtpu does with it is recorded, not asserted.
-    rc, out, err = run_child("import jax, jax.numpy as jnp; print('ran:', float(jnp.ones(4).sum()))",
+    rc, out, err, seconds = run_child("import jax, jax.numpy as jnp; print('ran:', float(jnp.ones(4).sum()))",
                              LIBTPU_INIT_ARGS="--xla_tpu_no_such_flag=1")
-    print("D  LIBTPU_INIT_ARGS=--xla_tpu_no_such_flag=1 -> exit status", rc)
+    print(f"D  LIBTPU_INIT_ARGS=--xla_tpu_no_such_flag=1 -> exit status {rc} after {seconds:.1f} s")
     print("    stdout:", out.strip()[-200:] or "(empty)")
     for line in err.strip().splitlines()[-4:]:
         print("    stderr:", line[:300])
