@@ -40,7 +40,7 @@ rc, out, err, seconds = run_child(PROBE, XLA_FLAGS="--xla_tpu_scoped_vmem_limit_
 print(f"A  XLA_FLAGS=--xla_tpu_scoped_vmem_limit_kib=65536 -> exit status {rc} after {seconds:.1f} s")
 line = (lines_with(err, "Unknown flag") or err.strip().splitlines()[-1:] or ["(no stderr)"])[0]
 print("   ", re.sub(r"^F\d{4} [\d:.]+ +\d+ ", "F ", line))  # without the log line's time and thread id
-assert rc not in (0, None) and "Unknown flag in XLA_FLAGS" in err, err
+a_result = (rc, err)  # asserted at the end, after the TPU children have run and printed
 
 # The Pallas matmul of the children below: (1024, 1024, 1024) bfloat16 blocks, double-buffered, and a
 # float32 accumulator need about 18 MiB of scoped VMEM, more than the 16 MiB default of a TPU v5e.
@@ -53,6 +53,7 @@ from jax.experimental.pallas import tpu as pltpu
 
 N, B = 2048, 1024
 vmem_limit = int(sys.argv[1]) or None  # 0: leave the kernel's limit to libtpu
+options = {"xla_tpu_scoped_vmem_limit_kib": "98304"} if sys.argv[2] == "jit" else None
 
 
 def kernel(a_ref, b_ref, o_ref, acc_ref):
@@ -73,7 +74,7 @@ matmul = jax.jit(pl.pallas_call(
     out_specs=pl.BlockSpec((B, B), lambda i, j, k: (i, j)),
     scratch_shapes=[pltpu.VMEM((B, B), jnp.float32)],
     compiler_params=pltpu.CompilerParams(dimension_semantics=("parallel", "parallel", "arbitrary"),
-                                         vmem_limit_bytes=vmem_limit)))
+                                         vmem_limit_bytes=vmem_limit)), compiler_options=options)
 ka, kb = jax.random.split(jax.random.key(0))
 a = jax.random.normal(ka, (N, N), jnp.bfloat16)
 b = jax.random.normal(kb, (N, N), jnp.bfloat16)
@@ -91,26 +92,28 @@ print("ran: max |error| / max |x @ y| =", float(jnp.abs(out - ref).max() / jnp.a
 """
 
 if backend != "tpu":
-    print(f"B-E skipped: LIBTPU_INIT_ARGS is read only by libtpu, the TPU runtime; this backend is {backend}")
+    print(f"B-F skipped: LIBTPU_INIT_ARGS is read only by libtpu, the TPU runtime; this backend is {backend}")
 else:
-    children = [  # (name, vmem_limit_bytes of the kernel, environment)
-        ("B  no flag", 0, {}),
-        ("C  LIBTPU_INIT_ARGS=--xla_tpu_scoped_vmem_limit_kib=98304", 0,
+    children = [  # (name, vmem_limit_bytes of the kernel, compiler_options of jax.jit, environment)
+        ("B  no flag", 0, "", {}),
+        ("C  LIBTPU_INIT_ARGS=--xla_tpu_scoped_vmem_limit_kib=98304", 0, "",
          {"LIBTPU_INIT_ARGS": "--xla_tpu_scoped_vmem_limit_kib=98304"}),
-        ("E  no flag, CompilerParams(vmem_limit_bytes=96 MiB)", 96 * 2**20, {}),
+        ("D  no flag, CompilerParams(vmem_limit_bytes=96 MiB)", 96 * 2**20, "", {}),
+        ("E  no flag, jax.jit(compiler_options={'xla_tpu_scoped_vmem_limit_kib': '98304'})", 0, "jit", {}),
     ]
     results = {}
-    for name, limit, env in children:
-        rc, out, err, seconds = run_child(KERNEL, str(limit), **env)
+    for name, limit, jit_options, env in children:
+        rc, out, err, seconds = run_child(KERNEL, str(limit), jit_options, **env)
         results[name[0]] = (rc, out)
         print(f"{name} -> exit status {rc} after {seconds:.1f} s")
         for line in (out.strip().splitlines() or err.strip().splitlines()[-3:]):
             print("   ", line[:300])
 
-    # D: an unknown flag in LIBTPU_INIT_ARGS; what libtpu does with it is recorded, not asserted.
+    # F: an unknown flag in LIBTPU_INIT_ARGS. What libtpu does with it, and whether it takes E's
+    # per-function option, is recorded here, not asserted.
     rc, out, err, seconds = run_child("import jax, jax.numpy as jnp; print('ran:', float(jnp.ones(4).sum()))",
-                             LIBTPU_INIT_ARGS="--xla_tpu_no_such_flag=1")
-    print(f"D  LIBTPU_INIT_ARGS=--xla_tpu_no_such_flag=1 -> exit status {rc} after {seconds:.1f} s")
+                                      LIBTPU_INIT_ARGS="--xla_tpu_no_such_flag=1")
+    print(f"F  LIBTPU_INIT_ARGS=--xla_tpu_no_such_flag=1 -> exit status {rc} after {seconds:.1f} s")
     print("    stdout:", out.strip()[-200:] or "(empty)")
     for line in err.strip().splitlines()[-4:]:
         print("    stderr:", line[:300])
@@ -118,6 +121,9 @@ else:
     if kind == "TPU v5 lite":  # measured on a TPU v5e, whose default scoped VMEM limit is 16 MiB
         rc, out = results["B"]
         assert rc == 3 and "resource exhausted: True | scoped vmem: True" in out, out
-        for key in "CE":
+        for key in "CD":
             rc, out = results[key]
             assert rc == 0 and "ran:" in out and float(out.split("=")[-1]) < 1e-2, (key, out)
+
+rc, err = a_result
+assert rc not in (0, None) and "Unknown flag in XLA_FLAGS" in err, err
