@@ -20,6 +20,7 @@ __global__ void ScaleKernel(const float* x, float* y, float a, int64_t n) {
 static ffi::Error ScaleImpl(cudaStream_t stream, float a, ffi::Buffer<ffi::F32> x,
                             ffi::ResultBuffer<ffi::F32> y) {
   const int64_t n = x.element_count();
+  if (n == 0) return ffi::Error::Success();  // a launch with 0 blocks is an invalid configuration
   const int threads = 256;
   const int64_t blocks = (n + threads - 1) / threads;
   ScaleKernel<<<blocks, threads, 0, stream>>>(x.typed_data(), y->typed_data(), a, n);

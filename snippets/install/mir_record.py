@@ -14,15 +14,17 @@ def record_hash(path):
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
-def check(name, suffixes):
+def check(name, suffixes=("",)):  # by default every file that RECORD lists with a hash
     files = [f for f in md.files(name) if f.hash and f.name.endswith(suffixes)]
     bad = [str(f) for f in files if record_hash(f.locate()) != f.hash.value]
-    print(f"{name} {md.version(name)}: {len(files)} {'/'.join(suffixes)} files checked, {len(bad)} differ")
+    size = sum(f.locate().stat().st_size for f in files) / 2**20
+    kind = "/".join(suffixes) + " files" if suffixes != ("",) else "files"
+    print(f"{name} {md.version(name)}: {len(files)} {kind} checked ({size:.0f} MiB), {len(bad)} differ")
     return files, bad
 
 
 jax_files, jax_bad = check("jax", (".py",))  # every Python file of jax
-lib_files, lib_bad = check("jaxlib", ("version.py", "__init__.py"))  # a few small files of jaxlib
+lib_files, lib_bad = check("jaxlib")  # every file of jaxlib, its large shared libraries included
 unhashed = [str(f) for f in md.files("jax") if f.hash is None]
 print("listed without a hash:", sorted({f.split("/")[-1] if "__pycache__" not in f else "__pycache__/*.pyc"
                                         for f in unhashed}))

@@ -24,7 +24,7 @@ def host_batches():  # a data loader on the host: NumPy arrays, one batch at a t
 
 
 def prefetch_to_device(batches, ahead, device):
-    """Yield the batches of `batches`, each already on `device`, keeping `ahead` transfers in flight."""
+    """Yield the batches of `batches`, each already on `device`; while one is used, `ahead - 1` more are sent."""
     queue, batches = collections.deque(), iter(batches)
     for batch in batches:
         queue.append(jax.device_put(batch, device))  # returns at once; the copy runs in the background

@@ -1,8 +1,7 @@
-"""Read a jax.profiler trace: which process and threads hold the host's work and which hold XLA's ops."""
+"""Read a jax.profiler trace with jax.profiler.ProfileData: which planes and lines hold the host's work and XLA's ops."""
 import collections
-import gzip
-import json
 import tempfile
+import warnings
 from pathlib import Path
 
 import jax
@@ -27,39 +26,48 @@ options.python_tracer_level = 0  # no event per Python function call: a smaller 
 with tempfile.TemporaryDirectory() as log_dir:
     with jax.profiler.trace(log_dir, profiler_options=options):
         for i in range(4):
-            with jax.profiler.StepTraceAnnotation("train", step_num=i):  # one "train" span per step
+            with jax.profiler.StepTraceAnnotation("train", step_num=i):  # one "train" event per step
                 w, loss = step(w, x)
         loss.block_until_ready()
-    trace_file = next(Path(log_dir).rglob("*.trace.json.gz"))
-    events = json.load(gzip.open(trace_file))["traceEvents"]
+    profile = jax.profiler.ProfileData.from_file(str(next(Path(log_dir).rglob("*.xplane.pb"))))
 
-processes = {e["pid"]: e["args"]["name"] for e in events if e.get("name") == "process_name"}
-threads = {(e["pid"], e["tid"]): e["args"]["name"].split("/")[0] for e in events if e.get("name") == "thread_name"}
-spans = [e for e in events if e.get("ph") == "X"]  # complete events: a start "ts" and a "dur", in µs
-track = {id(e): threads.get((e["pid"], e["tid"]), "") for e in spans}  # the thread each span is on
-(main,) = {track[id(e)] for e in spans if e["name"] == "PjitFunction(step)"}  # the thread that runs Python
-host = {e["name"] for e in spans if track[id(e)] == main}
-steps = sorted((e["args"]["step_num"], e["name"]) for e in spans if e["name"] == "train")
-print("processes:", sorted(processes.values()))
-print(f"Python's thread: {main!r}; host events on it:", sorted(host & {"PjitFunction(step)", "ParseArguments", "train"}))
-print("step spans:", steps)
+# The profile holds planes (the host, each device), each plane lines (threads, tracks), each line events.
+Event = collections.namedtuple("Event", "plane line name start_ns duration_ns stats")
+with warnings.catch_warnings():  # jaxlib 0.12 warns once that its stats types have no __module__: harmless
+    warnings.simplefilter("ignore", DeprecationWarning)
+    events = [Event(plane.name, line.name.split("/")[0], event.name, event.start_ns, event.duration_ns,
+                    dict(event.stats))
+              for plane in profile.planes for line in plane.lines for event in line.events]
+planes = sorted({e.plane for e in events})  # the planes that hold events
+(main,) = {(e.plane, e.line) for e in events if e.name == "PjitFunction(step)"}  # the thread that runs Python
+host = {e.name for e in events if (e.plane, e.line) == main}
+steps = sorted((e.stats["step_num"], e.name) for e in events if (e.plane, e.line) == main and e.name == "train")
+print("planes:", planes)
+print(f"Python's thread: {main[1]!r} of {main[0]}; host events on it:",
+      sorted(host & {"PjitFunction(step)", "ParseArguments", "train"}))
+print("step events:", steps)
 assert "ParseArguments" in host  # the call of the jitted function is host work, on Python's thread
-assert steps == [(str(i), "train") for i in range(4)]  # step_num becomes an argument of the event
+assert [int(n) for n, _ in steps] == list(range(4))  # step_num becomes a stat of the event
 
-ops = [e for e in spans if "hlo_op" in e.get("args", {})]  # XLA:CPU's ops carry the instruction's name
-if jax.default_backend() == "cpu":  # on the CPU backend, one process, and the ops run on XLA's threads
-    print("threads:", sorted(set(threads.values())))  # names without their "/<id>" suffix
-    on_xla = sum(track[id(e)].startswith("tf_XLA") for e in ops)
-    print(f"XLA ops on {main!r}: {sum(track[id(e)] == main for e in ops)}, on tf_XLA* threads: {on_xla} of {len(ops)}")
-    runs = collections.Counter(e["args"]["run_id"] for e in ops)  # one run_id per execution of the program
+if jax.default_backend() == "cpu":  # on the CPU backend, one plane, and the ops run on XLA's threads
+    ops = [e for e in events if "hlo_op" in e.stats]  # XLA:CPU's ops carry the instruction's name
+    print("threads:", sorted({e.line for e in events if e.plane == "/host:CPU"}))  # without "/<id>"
+    on_xla = sum(e.line.startswith("tf_XLA") for e in ops)
+    print(f"XLA ops on {main[1]!r}: {sum((e.plane, e.line) == main for e in ops)}, "
+          f"on tf_XLA* threads: {on_xla} of {len(ops)}")
+    runs = collections.Counter(e.stats["run_id"] for e in ops)  # one run_id per execution of the program
     print(f"{len(runs)} runs of jit_step, {len(ops) // len(runs)} XLA ops each")
-    print("some XLA ops:", sorted({e["name"] for e in ops})[:6])
-    print("hlo_module of the ops:", sorted({e["args"]["hlo_module"] for e in ops}))
-    assert list(processes.values()) == ["/host:CPU"]
+    print("some XLA ops:", sorted({e.name for e in ops})[:6])
+    print("hlo_module of the ops:", sorted({e.stats["hlo_module"] for e in ops}))
+    assert planes == ["/host:CPU"]
     assert on_xla == len(ops) > 0  # XLA's thread pools run the program, never Python's thread
     assert len(runs) == 4 and len(set(runs.values())) == 1  # the same ops in every step
-    assert {e["args"]["hlo_module"] for e in ops} == {"jit_step"}
-else:  # each device is a process of its own, with its tracks (on a TPU: Steps, XLA Modules, XLA Ops...)
-    for pid, name in sorted(processes.items(), key=lambda kv: kv[1]):
-        if name.startswith("/device:"):
-            print(name, "tracks:", sorted({t for (p, _), t in threads.items() if p == pid}))
+    assert {e.stats["hlo_module"] for e in ops} == {"jit_step"}
+for plane in planes:  # each device is a plane of its own (on a TPU: lines "XLA Modules", "XLA Ops"...)
+    if plane.startswith("/device:"):
+        lines = collections.Counter(e.line for e in events if e.plane == plane)
+        print(plane, "lines (events):", ", ".join(f"{name} ({n})" for name, n in sorted(lines.items())))
+        modules = [e for e in events if e.plane == plane and e.line == "XLA Modules"]
+        if modules:  # one event per execution of a program, named after it
+            print("  XLA Modules:", sorted({e.name.split("(")[0] for e in modules}),
+                  f"mean {sum(e.duration_ns for e in modules) / len(modules) / 1e3:.1f} µs")

@@ -53,6 +53,8 @@ if not os.environ.get("XLA_FLAGS"):  # the compiled-in defaults, unless the read
     assert defaults["xla_gpu_pipeline_reduce_scatter"] == "COLLECTIVE_PIPELINING_MODE_ON"
     assert effort == ("UNKNOWN", "O2")
     assert {"CUBLASLT", "CUDNN", "TRITON", "BLOCK_LEVEL_EMITTER", "NATIVE_EMITTER"} <= set(backends)
+    # An experimental, cross-platform list: ROCm's and the CPU's backends are in it too.
+    assert {"HIPBLASLT", "MIOPEN", "YNNPACK", "BLOCK_LEVEL_EMITTER_CPU", "TENSOR_IR"} <= set(backends)
 
 # XLA_FLAGS=--help prints the flag table and exits, but the log message that carries it is cut off.
 child = subprocess.run([sys.executable, "-c", "import jax; jax.numpy.ones(1)"], capture_output=True, text=True,
@@ -60,4 +62,5 @@ child = subprocess.run([sys.executable, "-c", "import jax; jax.numpy.ones(1)"], 
                                 JAX_PLATFORMS="cpu"))  # CPU by design: this process may hold the accelerator
 listed = [line for line in child.stderr.splitlines() if line.startswith("\t--xla_")]
 print("--help: exit code", child.returncode, "|", len(listed), "flags listed of", len(values))
-assert child.returncode != 0 and len(listed) < len(values)
+assert child.returncode != 0 and 0 < len(listed) < len(values)  # the table started, then was cut off
+assert "--xla_" in child.stderr  # it failed printing the flags, not for another reason
