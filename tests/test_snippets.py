@@ -15,7 +15,7 @@ import pytest
 from tools.search_eval import bare_error_names
 from tools.site import ROOT, SNIPPETS, SOURCE_LANGUAGE
 
-from kb.run.process import RUNNER, WARNINGS_AS_ERRORS  # noqa: E402 (tools.site: docs/_ext importable)
+from kb.run.process import RUNNER  # noqa: E402 (tools.site: docs/_ext importable)
 from kb.run.store import environment, read_record, record_key  # noqa: E402
 
 SNIPPET_FILES = sorted(SNIPPETS.rglob("*.py"))
@@ -25,34 +25,45 @@ def test_there_are_snippets():
     assert SNIPPET_FILES, f"no snippets under {SNIPPETS}"
 
 
-def test_the_runner_treats_deprecations_as_errors():
-    flags = set(WARNINGS_AS_ERRORS[1::2])
-    assert {"error::DeprecationWarning", "error::FutureWarning", "error::PendingDeprecationWarning"} <= flags
-
-
 @pytest.fixture(scope="module")
 def build_report(site):
     return json.loads((site / SOURCE_LANGUAGE / "_kb_build.json").read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("path", SNIPPET_FILES, ids=lambda p: str(p.relative_to(SNIPPETS)))
-def test_snippet_ran_alone_and_cleanly(path, build_report):
-    """The record of this snippet's current bytes, made by this runner in this environment: it
-    exited 0, wrote nothing to stderr (a warning would), printed something, and printed no error's
-    name without its message (tools.search_eval: errors are searchable)."""
+def record_problems(path: Path, build_report: dict) -> list[str]:
+    """What is wrong with the record the build rendered for the snippet at ``path`` (empty: nothing)."""
     name = path.relative_to(ROOT).as_posix()
-    assert name in build_report["records"], f"{name} is on no page (every snippet is loaded by a page)"
+    if name not in build_report["records"]:
+        return [f"{name} is on no page (every snippet is loaded by a page)"]
     recorded = build_report["records"][name]
     record = read_record(Path(recorded))
-    assert record is not None, f"{name}: no whole record at {recorded}; run `nox -s docs`"
-    assert record["key"] == record_key(path.read_bytes(), environment(), RUNNER), f"{name}: record is stale"
-    assert record["runner"] == RUNNER and record["lock"] == environment()["lock"]
-    assert record["returncode"] == 0 and not record["timed_out"], f"{name} failed:\n{record['stderr'][-4000:]}"
-    assert not record["stderr"].strip(), f"{name} wrote to stderr (a warning?):\n{record['stderr'][-4000:]}"
-    assert record["stdout"].strip(), f"{name} printed nothing; a snippet prints what its page discusses"
+    if record is None:
+        return [f"{name}: no whole record at {recorded}; run `nox -s docs`"]
+    problems = []
+    if record["key"] != record_key(path.read_bytes(), environment(), RUNNER):
+        problems.append(f"{name}: record is stale (the snippet or its environment changed since the build)")
+    if record["runner"] != RUNNER or record["lock"] != environment()["lock"]:
+        problems.append(f"{name}: recorded by another runner or lock file")
+    if record["returncode"] != 0 or record["timed_out"]:
+        problems.append(f"{name} failed:\n{record['stderr'][-4000:]}")
+    if record["stderr"].strip():
+        problems.append(f"{name} wrote to stderr (a warning?):\n{record['stderr'][-4000:]}")
+    if not record["stdout"].strip():
+        problems.append(f"{name} printed nothing; a snippet prints what its page discusses")
     bare = bare_error_names(record["stdout"])
-    assert not bare, (f"{name} prints {bare} without the message: print the first line a reader would see "
-                      "and paste into search, f\"{type(err).__name__}: {str(err).splitlines()[0]}\"")
+    if bare:
+        problems.append(f"{name} prints {bare} without the message: print the first line a reader would see "
+                        "and paste into search, f\"{type(err).__name__}: {str(err).splitlines()[0]}\"")
+    return problems
+
+
+def test_every_snippet_ran_alone_and_cleanly(build_report):
+    """One test for every snippet's record (architecture review F17: the build already fails on a
+    failed, silent or warning run, so 528 tests repeating that said nothing; this one still
+    catches what the build does not: a stale record, a snippet on no page, an error name printed
+    without its message). Every problem is listed, not only the first."""
+    problems = [line for path in SNIPPET_FILES for line in record_problems(path, build_report)]
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize("path", SNIPPET_FILES, ids=lambda p: str(p.relative_to(SNIPPETS)))

@@ -82,6 +82,9 @@ def provenance_paragraph(summary: dict[str, Any], seconds: float, programs: int,
     'Executed at build time with Python 3.12.1, jax 0.12.0.1, flax 0.12.12, on CPU ×8 (emulated;
      Linux x86_64, 2 cores); each of its 2 programs ran in a fresh process of its own, 3.2 s in
      all, and those that print timings ran with nothing else running; built 2026-11-29.'
+    >>> provenance_paragraph(s | {"packages": {}, "devices": []}, 1.0, 1, 0).astext()  # doctest: +NORMALIZE_WHITESPACE
+    'Executed at build time with Python 3.12.1, on Linux x86_64, 2 cores; each of its 1 programs ran in a
+     fresh process of its own, 1.0 s in all; built 2026-11-29.'
     """
     between = separator(_("{package}, {next_package}"))
     packages = between.join(f"{name} {version}" for name, version in summary["packages"].items())
@@ -89,9 +92,12 @@ def provenance_paragraph(summary: dict[str, Any], seconds: float, programs: int,
         programs=programs, seconds=seconds)
     if alone:
         took += str(_(", and those that print timings ran with nothing else running"))
-    body = str(_(" with Python {python}, {packages}, on {devices}{took}; built {date}.")).format(
-        python=summary["python"], packages=packages, devices=describe_devices(summary), took=took,
-        date=summary["date"])
+    # A page whose programs import no package of PACKAGES in their own process (they start JAX
+    # only in child processes, as xla/tflag_where.py does) names none, rather than an empty slot.
+    line = (_(" with Python {python}, {packages}, on {devices}{took}; built {date}.") if packages
+            else _(" with Python {python}, on {devices}{took}; built {date}."))
+    body = str(line).format(python=summary["python"], packages=packages, devices=describe_devices(summary),
+                            took=took, date=summary["date"])
     para = nodes.paragraph()
     para += nodes.strong(text=str(_("Executed at build time")))
     para += nodes.Text(body)
