@@ -16,7 +16,9 @@ How it runs (``canary``):
    ``pip check`` runs after it, and the report keeps what it says.
 2. **Only the affected snippets run**: those that import a distribution whose version changed or
    one that depends on it (``flax`` depends on ``optax``, so a new optax re-runs the Flax pages;
-   a PyTorch-only snippet never runs for a new jax). They run exactly as the build runs them
+   a PyTorch-only snippet never runs for a new jax), and of those only the ones without a good
+   record in ``<out>/records`` from an earlier canary (same bytes, versions and runner: the record
+   key), so walking the floors again after a few edits runs the edited snippets only. They run exactly as the build runs them
    (``kb.run.runner.run_all``: fresh processes, reader's environment, warnings as errors), under the
    overlay's interpreter, and their records go to ``<out>/records``.
 3. **One report**, ``<out>/report.json`` and ``<out>/report.md``: what was asked and installed,
@@ -283,7 +285,7 @@ def inside(python: Path, *args: str) -> subprocess.CompletedProcess:
 
 def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[str] | None) -> dict:
     from kb.run.runner import run_all
-    from kb.run.store import read_record, record_path
+    from kb.run.store import good_record, read_record, record_path
 
     from .run_snippets import site_jobs
 
@@ -297,9 +299,12 @@ def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[s
     runs = {name: job for name, job in jobs.items()
             if (only is None or name in only) and affected(job.path.read_text(encoding="utf-8"), touched, modules)}
     records_dir = out / "records"
-    print(f"canary: {len(changed)} distributions differ from the pins; {len(runs)} of {len(jobs)} snippets to run",
-          flush=True)
-    run_all(list(runs.values()), records_dir, timeout=conf.kb_snippet_timeout,
+    # A good record of the same bytes under the same versions and runner (the key says so) is kept
+    # from an earlier canary in this folder: only snippets edited since, or that failed, run again.
+    kept = {name for name, job in runs.items() if good_record(records_dir, name, job.key) is not None}
+    print(f"canary: {len(changed)} distributions differ from the pins; {len(runs)} of {len(jobs)} snippets affected, "
+          f"{len(kept)} of them passed before exactly as they are now, {len(runs) - len(kept)} to run", flush=True)
+    run_all([job for name, job in runs.items() if name not in kept], records_dir, timeout=conf.kb_snippet_timeout,
             done=lambda r: print(f"[canary] {r['snippet']}: {'ok' if r['returncode'] == 0 else 'FAILED'}", flush=True))
     snippets = {}
     for name, job in jobs.items():
