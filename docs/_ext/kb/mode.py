@@ -26,6 +26,7 @@ MyST-NB executes nothing (``nb_execution_mode = "off"``) and our run core does, 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sphinx.errors import ConfigError
 
@@ -40,6 +41,7 @@ class Mode:
     pages: frozenset[str] = frozenset()  # run only these pages' snippets (run:<page>,...); empty: all
 
 
+@lru_cache(maxsize=8)  # every module asks, for every page: parse each value once
 def parse(value: str) -> Mode:
     """The mode a ``kb_mode`` value names.
 
@@ -79,8 +81,9 @@ def why_not(app) -> str:
     """Why this build runs no snippet (for the message at a snippet that has no record)."""
     if app.builder.format != "html":
         return f"the {app.builder.name} builder reads outputs from the records"
-    if mode(app.config).name != "run":
-        return f"kb_mode is {mode(app.config).name}: it renders records made elsewhere"
+    name = mode(app.config).name
+    if name != "run":
+        return f"kb_mode is {name}: it renders records made elsewhere"
     return f"{app.config.language} is not the source language (source: False in kb_languages)"
 
 
