@@ -5,7 +5,7 @@
 #
 # 1. Installs once (a marker file remembers it) what the snippets import beside JAX into a folder
 #    of its own, added at the END of PYTHONPATH so that the machine's own jax, jaxlib and libtpu
-#    stay first: flax, optax, orbax-checkpoint, scikit-learn, matplotlib from the package index
+#    stay first: flax, optax, orbax-checkpoint, scikit-learn, matplotlib, transformers, safetensors from the package index
 #    (KB_PIP_INDEX, default the machine's local index file:///opt/pypi/simple if it exists, else
 #    pip's own), torch's CPU build (KB_TORCH_LINKS, default /opt/wheels if it exists), and every
 #    wheel in KB_WHEELS (default .whl-tpu/: what the index lacks, e.g. grain and its needs).
@@ -33,7 +33,7 @@ if [ ! -f "$SITE/.kb-installed" ]; then
        --no-compile --only-binary=:all: --target "$SITE" --upgrade)
   [ -n "$INDEX" ] && pip+=(--index-url "$INDEX")
   # A package that does not install is reported and left out: its programs then say "not installed here".
-  "${pip[@]}" flax optax orbax-checkpoint scikit-learn matplotlib || for name in flax optax orbax-checkpoint scikit-learn matplotlib; do
+  "${pip[@]}" flax optax orbax-checkpoint scikit-learn matplotlib transformers safetensors || for name in flax optax orbax-checkpoint scikit-learn matplotlib transformers safetensors; do
     "${pip[@]}" "$name" || echo "tpu_pass: $name did not install" >&2
   done
   if [ -n "$LINKS" ]; then "${pip[@]}" --find-links "$LINKS" torch; else "${pip[@]}" torch; fi || echo "tpu_pass: torch did not install" >&2
@@ -53,6 +53,6 @@ python3 -c 'import importlib.metadata as m, platform
 def v(n):
     try: return m.version(n)
     except m.PackageNotFoundError: return "absent"
-print("python", platform.python_version(), "| glibc", platform.libc_ver()[1], "|", ", ".join(f"{n} {v(n)}" for n in ("jax", "jaxlib", "libtpu", "flax", "optax", "orbax-checkpoint", "torch", "grain", "numpy", "scipy")))' >&2
+print("python", platform.python_version(), "| glibc", platform.libc_ver()[1], "|", ", ".join(f"{n} {v(n)}" for n in ("jax", "jaxlib", "libtpu", "flax", "optax", "orbax-checkpoint", "torch", "grain", "numpy", "scipy", "transformers", "safetensors")))' >&2
 # KB_PASS_ONLY: globs of snippet names (default all). KB_PASS_MERGE: a committed report of an earlier sitting (its unchanged programs are not run again).
 exec python3 tools/machine_report.py --batch --exclusive yes ${KB_PASS_MERGE:+--merge "$KB_PASS_MERGE"} ${KB_PASS_ONLY:+--only "$KB_PASS_ONLY"} --budget "$BUDGET" --timeout "${KB_PASS_TIMEOUT:-300}" --state "$STATE" --out "$OUT"
