@@ -15,7 +15,9 @@
     nox -s precision [-- --mode tf32]   the comparison programs under an accelerator's default matmul precision
 
 All sessions share one environment (.nox/kb, Python 3.12, requirements.txt), installed once and
-reinstalled only when requirements.txt changes: torch alone is several GB.
+reinstalled only when requirements.txt changes: torch alone is several GB. Where uv is installed
+beside nox (as .ci/run does) or on PATH, it installs the same pins instead of pip: on a 2-core
+machine it installs them faster (parallel downloads and bytecode compilation), with the same versions.
 """
 
 from __future__ import annotations
@@ -59,6 +61,12 @@ def _python312() -> str:
     return found
 
 
+def _uv() -> str | None:
+    """uv beside nox's own Python (``.ci/run`` installs it there), else on PATH, else None (pip)."""
+    beside = Path(sys.executable).parent / "uv"
+    return str(beside) if beside.exists() else shutil.which("uv")
+
+
 def _env(session: nox.Session, name: str = "kb", requirements: str = "requirements.txt") -> Path:
     """Create (once) the shared virtualenv and return its bin directory."""
     venv = ROOT / ".nox" / name
@@ -71,7 +79,12 @@ def _env(session: nox.Session, name: str = "kb", requirements: str = "requiremen
     if not (bin_dir / "python").exists():
         session.run(_python312(), "-m", "venv", str(venv), external=True)
     if not stamp.exists() or stamp.read_text() != digest:
-        session.run(str(bin_dir / "python"), "-m", "pip", "install", "-q", "-r", str(req), external=True)
+        uv = _uv()
+        if uv:  # the same pins, the same versions (checked with `pip freeze` on 2026-12-06), faster
+            session.run(uv, "pip", "install", "-q", "--compile-bytecode", "--python", str(bin_dir / "python"),
+                        "-r", str(req), external=True)
+        else:
+            session.run(str(bin_dir / "python"), "-m", "pip", "install", "-q", "-r", str(req), external=True)
         stamp.write_text(digest)
     session.env["PATH"] = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
     session.env["VIRTUAL_ENV"] = str(venv)

@@ -4,14 +4,16 @@ tests, with the page and the snippet (file and line) named. Builds use the site'
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
 
 import polib
 import pytest
 
 from tools.catalogs import catalog_report, untranslated_figure_words
-from tools.site import broken_internal_links, page_figures
+from tools.site import ROOT, broken_internal_links, page_figures, sphinx_command
 
 
 SNIPPETS = ["snippets/sec/figure.py", "snippets/sec/jax_side.py", "snippets/sec/torch_side.py"]
@@ -104,43 +106,92 @@ def test_language_missing_from_the_table_stops_the_build(fixture_project, build_
     assert "'fr' is not in kb_languages (conf.py)" in log(result), log(result)
 
 
-@pytest.mark.parametrize(
-    "code, line, message",
-    [
-        ('"""Raises."""\nx = 1\nraise ValueError("boom")\n', 3, "ValueError: boom"),
-        ('"""Fails its claim."""\ntotal = 5\nassert total == 6, "total is not 6"\n', 3, "AssertionError: total is not 6"),
-        ('"""Hangs."""\nimport time\n\nwhile True:\n    time.sleep(0.1)\n', None, "still running after the 5 s timeout"),
-        ('"""Deprecated."""\nimport warnings\n\nwarnings.warn("this API is old", FutureWarning)\nprint(1)\n', 4,
-         "FutureWarning: this API is old"),
-        ('"""Silent."""\nx = 1\nassert x == 1\n', None, "printed nothing"),
-    ],
-    ids=["raises", "assertion", "hangs", "future-warning", "prints-nothing"],
-)
-def test_failing_snippet_fails_the_build_naming_page_snippet_line(fixture_project, build_project, code, line, message):
-    project = fixture_project()
-    (project / "snippets" / "sec" / "jax_side.py").write_text(code)
-    result = build_project(project, env={"KB_SNIPPET_TIMEOUT": "5"})
-    assert result.returncode != 0
-    text = log(result)
-    where = "snippets/sec/jax_side.py" + (f":{line}" if line else "")
-    assert re.search(rf"page\.md: ERROR: page sec/page failed to execute, in snippet {re.escape(where)}\b", text), text
-    assert message in text, text
+# Broken programs, one page each, all in ONE fixture build per test process (a build costs
+# seconds; these cases once took ten): the build must name every page, snippet and line, and
+# one broken page hides none of the others (test_one_broken_snippet_does_not_hide_another shows
+# the same inside one page). The build runs with a 5 s timeout, a variable only the build sets,
+# and the folder of the pages as its working directory: a program that leans on any of them fails.
+BROKEN_PROGRAMS = {
+    "raises": ('"""Raises."""\nx = 1\nraise ValueError("boom")\n', 3, "ValueError: boom"),
+    "assertion": ('"""Fails its claim."""\ntotal = 5\nassert total == 6, "total is not 6"\n', 3,
+                  "AssertionError: total is not 6"),
+    "hangs": ('"""Hangs."""\nimport time\n\nwhile True:\n    time.sleep(0.1)\n', None, "still running after the 5 s timeout"),
+    "future_warning": ('"""Deprecated."""\nimport warnings\n\nwarnings.warn("this API is old", FutureWarning)\nprint(1)\n', 4,
+                       "FutureWarning: this API is old"),
+    "prints_nothing": ('"""Silent."""\nx = 1\nassert x == 1\n', None, "printed nothing"),
+    # Each snippet runs as a reader runs it: a fresh process, an empty working directory, none of
+    # the build's variables.
+    "build_variable": ('"""Reads a variable only the build sets."""\nimport os\n\nprint(os.environ["KB_ONLY_IN_THE_BUILD"])\n', 4,
+                       "KeyError: 'KB_ONLY_IN_THE_BUILD'"),
+    "working_directory": ('"""Expects the folder of its page as working directory."""\nfrom pathlib import Path\n\n'
+                          'print(Path("page.md").read_text())\n', 4, "FileNotFoundError"),
+    "name_from_another_cell": ('"""Uses a name from the cell before it."""\nassert total == 6\nprint(total)\n', 2,
+                               "NameError: name 'total' is not defined"),
+    "warns": ('"""Warns."""\nimport warnings\n\nwarnings.warn("this looks wrong", UserWarning)\nprint(1)\n', 4,
+              "UserWarning: this looks wrong"),
+    "measures": ('"""Measures."""\nratio = 1.8\nprint(f"measured ratio {ratio}")\nassert ratio > 2\n', 4, "AssertionError"),
+}
+PAGE = """---
+file_format: mystnb
+kernelspec:
+  name: python3
+  display_name: Python 3
+---
+
+# {title}
+
+Text.
+
+```{{code-cell}} python
+:load: ../../snippets/sec/{snippet}
+```
+"""
 
 
-def _failed_build(fixture_project, build_project, code: str) -> str:
-    """The log of a fixture build whose JAX-side snippet is ``code``; the build must fail."""
-    project = fixture_project()
-    (project / "snippets" / "sec" / "jax_side.py").write_text(code)
-    result = build_project(project)
-    assert result.returncode != 0
+def _add_pages(project, pages: dict[str, str]) -> None:
+    """Add pages ``sec/<name>.md`` (their text) to the fixture project's toctree."""
+    index = project / "docs" / "index.md"
+    names = "".join(f"sec/{name}\n" for name in pages)
+    index.write_text(index.read_text().replace("sec/zz-notes\n", f"sec/zz-notes\n{names}"))
+    for name, text in pages.items():
+        (project / "docs" / "sec" / f"{name}.md").write_text(text)
+
+
+@pytest.fixture(scope="module")
+def broken_programs_log(tmp_path_factory, shared_records):
+    project = tmp_path_factory.mktemp("broken") / "good"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "good", project)
+    for name, (code, _, _) in BROKEN_PROGRAMS.items():
+        (project / "snippets" / "sec" / f"case_{name}.py").write_text(code)
+    _add_pages(project, {f"case_{name}": PAGE.format(title=name, snippet=f"case_{name}.py") for name in BROKEN_PROGRAMS})
+    out = project.parent / "out"
+    args = sphinx_command(project / "docs", out / "en", doctrees=out / "doctrees", cache=shared_records)
+    result = subprocess.run(args, capture_output=True, text=True, timeout=600, cwd=project / "docs" / "sec",
+                            env={**os.environ, "KB_SNIPPET_TIMEOUT": "5", "KB_ONLY_IN_THE_BUILD": "1"})
+    assert result.returncode != 0, log(result)
     return log(result)
 
 
-def test_failed_assert_is_shown_with_what_the_snippet_printed_before_it(fixture_project, build_project):
+@pytest.mark.parametrize("name", [n for n in BROKEN_PROGRAMS if n not in ("warns", "measures")])
+def test_failing_snippet_fails_the_build_naming_page_snippet_line(broken_programs_log, name):
+    _, line, message = BROKEN_PROGRAMS[name]
+    text = broken_programs_log
+    where = f"snippets/sec/case_{name}.py" + (f":{line}" if line else "")
+    assert re.search(rf"case_{name}\.md: ERROR: page sec/case_{name} failed to execute, in snippet {re.escape(where)}\b",
+                     text), text
+    assert message in text, text
+
+
+def test_every_broken_page_is_named_and_the_good_page_is_not(broken_programs_log):
+    listed = re.search(r"snippets that failed: (.*)", broken_programs_log)
+    assert listed, broken_programs_log
+    assert sorted(listed.group(1).split(", ")) == sorted(f"snippets/sec/case_{name}.py" for name in BROKEN_PROGRAMS)
+
+
+def test_failed_assert_is_shown_with_what_the_snippet_printed_before_it(broken_programs_log):
     """A measured claim that fails in CI can only be judged next to the numbers it printed."""
-    text = _failed_build(fixture_project, build_project,
-                         '"""Measures."""\nratio = 1.8\nprint(f"measured ratio {ratio}")\nassert ratio > 2\n')
-    assert "what snippets/sec/jax_side.py printed last:" in text, text
+    text = broken_programs_log
+    assert "what snippets/sec/case_measures.py printed last:" in text, text
     assert "stdout: measured ratio 1.8" in text and "stderr: AssertionError" in text, text
 
 
@@ -167,37 +218,12 @@ def test_a_cpu_by_design_program_is_not_held_to_the_expected_backend(fixture_pro
     assert result.returncode == 0, log(result)
 
 
-def test_snippet_that_warns_fails_the_build_naming_snippet_and_warning(fixture_project, build_project):
-    text = _failed_build(fixture_project, build_project,
-                         '"""Warns."""\nimport warnings\n\nwarnings.warn("this looks wrong", UserWarning)\nprint(1)\n')
-    expected = ("page sec/page: snippet snippets/sec/jax_side.py wrote to stderr",
-                "snippets/sec/jax_side.py:4: UserWarning: this looks wrong")
+def test_snippet_that_warns_fails_the_build_naming_snippet_and_warning(broken_programs_log):
+    text = broken_programs_log
+    expected = ("page sec/case_warns: snippet snippets/sec/case_warns.py wrote to stderr",
+                "snippets/sec/case_warns.py:4: UserWarning: this looks wrong")
     assert all(part in text for part in expected), text
-    assert "ipykernel_" not in text and "/tmp/" not in text.split("wrote to stderr")[1].split("\n")[0], text
-
-
-@pytest.mark.parametrize(
-    "code, line, message",
-    [
-        ('"""Reads a variable only the build sets."""\nimport os\n\nprint(os.environ["KB_ONLY_IN_THE_BUILD"])\n', 4,
-         "KeyError: 'KB_ONLY_IN_THE_BUILD'"),
-        ('"""Expects the folder of its page as working directory."""\nfrom pathlib import Path\n\n'
-         'print(Path("page.md").read_text())\n', 4, "FileNotFoundError"),
-        ('"""Uses a name from the cell before it."""\nassert total == 6\nprint(total)\n', 2,
-         "NameError: name 'total' is not defined"),
-    ],
-    ids=["build-variable", "working-directory", "name-from-another-cell"],
-)
-def test_a_snippet_that_needs_the_build_fails_it(fixture_project, build_project, code, line, message):
-    """Each snippet runs as a reader runs it: a fresh process, an empty working directory, none of
-    the build's variables. A program that leans on any of them fails, named with file and line."""
-    project = fixture_project()
-    (project / "snippets" / "sec" / "jax_side.py").write_text(code)
-    result = build_project(project, env={"KB_ONLY_IN_THE_BUILD": "1"}, cwd=project / "docs" / "sec")
-    assert result.returncode != 0
-    text = log(result)
-    assert f"page sec/page failed to execute, in snippet snippets/sec/jax_side.py:{line}: " in text, text
-    assert message in text, text
+    assert "ipykernel_" not in text and "/tmp/" not in text.split("case_warns.py wrote to stderr")[1].split("\n")[0], text
 
 
 def test_one_broken_snippet_does_not_hide_another(fixture_project, build_project, tmp_path):
@@ -266,49 +292,61 @@ def test_a_render_refuses_to_run_a_snippet_without_a_record(fixture_project, bui
     assert "has no record, and this build (kb_mode is render: it renders records made elsewhere)" in log(result)
 
 
-def test_inline_code_cell_fails_the_build(fixture_project, build_project):
-    project = fixture_project()
-    page = project / "docs" / "sec" / "page.md"
-    page.write_text(page.read_text() + "\n```{code-cell} python\nprint('inline')\n```\n")
-    result = build_project(project)
-    assert result.returncode != 0
-    assert re.search(r"sec/page\.md:\d+: ERROR: code cell without ':load:'.* \(page sec/page\)", log(result)), log(result)
+# Pages with a mistake in their markup, one page each, in ONE fixture build per test process.
+BROKEN_PAGES = {
+    "case_inline": PAGE.replace(":load: ../../snippets/sec/{snippet}\n", "print('inline')\n"),
+    # A figure must say what it shows to a reader who cannot see it (kb.figures): without ``:alt:``
+    # the image's alt text would be its file name.
+    "case_noalt": PAGE,
+    "case_outside": PAGE.replace("../../snippets/sec/{snippet}", "elsewhere.py"),
+    "case_typo": PAGE.replace("{snippet}", "jax_sde.py"),
+    "case_link_ref": PAGE + "\nSee {{ref}}`no-such-label`.\n",
+    "case_link_page": PAGE + "\nSee [gone](missing.md).\n",
+    "case_link_anchor": PAGE + "\nSee [gone](page.md#no-such-anchor).\n",
+}
 
 
-def test_a_figure_without_alt_text_fails_the_build(fixture_project, build_project):
-    """A figure must say what it shows to a reader who cannot see it (kb.figures): without ``:alt:``
-    the image's alt text would be its file name."""
-    project = fixture_project()
-    page = project / "docs" / "sec" / "page.md"
-    page.write_text(page.read_text().replace(":alt: A straight line that rises over three steps.\n", ""))
-    result = build_project(project)
-    assert result.returncode != 0
-    assert re.search(r"sec/page\.md:\d+: WARNING: a figure needs alt text: add ':alt: ", log(result)), log(result)
-
-
-def test_load_from_outside_snippets_fails_the_build(fixture_project, build_project):
-    project = fixture_project()
+@pytest.fixture(scope="module")
+def broken_pages_log(tmp_path_factory, shared_records):
+    project = tmp_path_factory.mktemp("broken-pages") / "good"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "good", project)
     (project / "docs" / "sec" / "elsewhere.py").write_text('"""x"""\nassert 1 + 1 == 2\nprint(2)\n')
-    page = project / "docs" / "sec" / "page.md"
-    page.write_text(page.read_text() + "\n```{code-cell} python\n:load: elsewhere.py\n```\n")
-    result = build_project(project)
-    assert result.returncode != 0 and "is outside" in log(result), log(result)
+    snippet = {"case_noalt": "figure.py"}
+    _add_pages(project, {name: text.format(title=name, snippet=snippet.get(name, "jax_side.py"))
+                         for name, text in BROKEN_PAGES.items()})
+    out = project.parent / "out"
+    result = subprocess.run(sphinx_command(project / "docs", out / "en", doctrees=out / "doctrees", cache=shared_records),
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode != 0, log(result)
+    return log(result)
 
 
-def test_misspelled_load_names_page_line_and_the_closest_snippet(fixture_project, build_project):
+def test_inline_code_cell_fails_the_build(broken_pages_log):
+    assert re.search(r"sec/case_inline\.md:\d+: ERROR: code cell without ':load:'.* \(page sec/case_inline\)",
+                     broken_pages_log), broken_pages_log
+
+
+def test_a_figure_without_alt_text_fails_the_build(broken_pages_log):
+    assert re.search(r"sec/case_noalt\.md:\d+: WARNING: a figure needs alt text: add ':alt: ", broken_pages_log), broken_pages_log
+
+
+def test_load_from_outside_snippets_fails_the_build(broken_pages_log):
+    assert re.search(r"case_outside\.md.*is outside", broken_pages_log), broken_pages_log
+
+
+def test_misspelled_load_names_page_line_and_the_closest_snippet(broken_pages_log):
     """A typo in ``:load:`` is reported at the page and line, with a suggestion, before MyST-NB reads
     the page (MyST-NB alone stops with a traceback that names neither)."""
-    project = fixture_project()
-    page = project / "docs" / "sec" / "page.md"
-    text = page.read_text()
-    line = text.split("\n").index(":load: ../../snippets/sec/jax_side.py")  # 1-based line of the fence
-    page.write_text(text.replace("snippets/sec/jax_side.py", "snippets/sec/jax_sde.py"))
-    result = build_project(project)
-    assert result.returncode != 0
-    expected = (rf"sec/page\.md:{line}: ERROR: ':load: \.\./\.\./snippets/sec/jax_sde\.py' does not exist; "
-                rf"did you mean jax_side\.py\? \(page sec/page\)")
-    assert re.search(expected, log(result)), log(result)
-    assert "Traceback" not in log(result) and "parallel build error" not in log(result).lower(), log(result)
+    line = BROKEN_PAGES["case_typo"].split("\n").index(":load: ../../snippets/sec/jax_sde.py")  # 1-based line of the fence
+    expected = (rf"sec/case_typo\.md:{line}: ERROR: ':load: \.\./\.\./snippets/sec/jax_sde\.py' does not exist; "
+                rf"did you mean jax_side\.py\? \(page sec/case_typo\)")
+    assert re.search(expected, broken_pages_log), broken_pages_log
+    assert "Traceback" not in broken_pages_log and "parallel build error" not in broken_pages_log.lower(), broken_pages_log
+
+
+@pytest.mark.parametrize("page", ["case_link_ref", "case_link_page", "case_link_anchor"])
+def test_missing_internal_link_or_anchor_fails_the_build(broken_pages_log, page):
+    assert re.search(rf"sec/{page}\.md(:\d+)?: (WARNING|ERROR): ", broken_pages_log), broken_pages_log
 
 
 def _edit_translation(project, old, new):
@@ -357,16 +395,6 @@ def test_untranslated_or_fuzzy_string_fails_the_tests(fixture_project, kind):
     spoiled = report.fuzzy if kind == "fuzzy" else report.untranslated
     assert [e.msgid for e in spoiled] == ["Some text."]
     assert any("page.md" in file for file, _ in spoiled[0].occurrences)
-
-
-@pytest.mark.parametrize("link", ["{ref}`no-such-label`", "[gone](missing.md)", "[gone](page.md#no-such-anchor)"])
-def test_missing_internal_link_or_anchor_fails_the_build(fixture_project, build_project, link):
-    project = fixture_project()
-    page = project / "docs" / "sec" / "page.md"
-    page.write_text(page.read_text() + f"\nSee {link}.\n")
-    result = build_project(project)
-    assert result.returncode != 0
-    assert "page.md" in log(result), log(result)
 
 
 def test_link_checker_finds_a_missing_anchor_in_html(tmp_path):
