@@ -115,7 +115,8 @@ assert matmul and reduce, sorted({p[0] for p, _ in ops})
 peaks = plane_stats.get(plane, {})
 peak_tflops = peaks.get("peak_teraflops_per_second")
 peak_gbs = peaks.get("peak_hbm_bw_gigabytes_per_second")
-print(f"peaks in {plane}'s stats: " + (f"{peak_tflops} TFLOP/s, {peak_gbs} GB/s" if peak_tflops else "none"))
+print(f"peaks in {plane}'s stats: " + (f"{peak_tflops} TFLOP/s, {peak_gbs} GB/s, a ridge point of "
+                                      f"{peak_tflops * 1e3 / peak_gbs:.0f} flops/byte" if peak_tflops else "none"))
 
 rates = {}
 for kind, found in (("matmul", matmul), ("reduction", reduce)):
@@ -131,7 +132,7 @@ for kind, found in (("matmul", matmul), ("reduction", reduce)):
     rates[kind] = (flops, tflops, gbs)
     share = (f"{tflops / peak_tflops:.0%} of peak FLOP/s, {gbs / peak_gbs:.0%} of peak HBM bandwidth"
              if peak_tflops and peak_gbs else "no peak in the profile to compare to")
-    print(f"{kind} ({name}): {seconds * 1e6:.1f} µs  {flops:.3g} flops  {moved / 2**20:.1f} MiB  "
+    print(f"{kind} ({name}): {seconds * 1e6:.1f} µs  {flops:.3g} flops  {moved / 2**20:.1f} MiB ({flops / moved:.3g} flops/byte)  "
           f"{tflops:.3g} TFLOP/s  {gbs:.3g} GB/s  ({share})")
 
 dot_only = jax.jit(jnp.matmul).lower(a, b).compile().cost_analysis()

@@ -41,7 +41,7 @@ policies = {
         offload_src="device", offload_dst="pinned_host"),
 }
 print(f"{backend}: L={L} layers, B={B}, D={D}, {jnp.dtype(dtype).name}")
-print(f"{'policy':28s} {'temp MiB':>9s} {'host temp MiB':>13s} {'S(5) in HLO':>11s} {'step ms':>8s}")
+print(f"{'policy':28s} {'temp MiB':>9s} {'host temp MiB':>13s} {'S(5) in HLO':>11s} {'copy-starts':>11s} {'step ms':>8s}")
 results = {}
 for name, policy in policies.items():
     grad = jax.jit(jax.grad(make_loss(policy)))
@@ -53,10 +53,12 @@ for name, policy in policies.items():
         t0 = time.perf_counter()
         jax.block_until_ready(compiled(ws, x))
         times.append(time.perf_counter() - t0)
-    host_space = "S(5)" in compiled.as_text()  # XLA's memory space 5: host memory
+    text = compiled.as_text()
+    host_space = "S(5)" in text  # XLA's memory space 5: host memory
+    copies = text.count(" copy-start(")  # asynchronous copies (between memory spaces, among others)
     results[name] = (g, mem.temp_size_in_bytes, mem.host_temp_size_in_bytes, host_space, statistics.median(times))
     print(f"{name:28s} {mem.temp_size_in_bytes / 2**20:9.1f} {mem.host_temp_size_in_bytes / 2**20:13.1f} "
-          f"{host_space!s:>11s} {statistics.median(times) * 1e3:8.2f}")
+          f"{host_space!s:>11s} {copies:11d} {statistics.median(times) * 1e3:8.2f}")
 
 g_ref = results["no remat"][0].astype(jnp.float32)
 scale = float(jnp.max(jnp.abs(g_ref)))
