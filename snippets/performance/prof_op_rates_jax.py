@@ -94,9 +94,9 @@ if device:  # a GPU or a TPU: one event per HLO op on the device plane's "XLA Op
         return parse(e.name) or (parse(f"%{name} = {lines[name]}") if name in lines else None)
     ops = [(parse_event(e), e) for e in device if e.line == "XLA Ops" and parse_event(e)]
     modules = [e for e in device if e.line == "XLA Modules" and e.name.startswith("jit_step")]
-    step_ns = statistics.median(e.duration_ns for e in modules)
-    print(f"{backend}: {len(ops)} op events on {plane}, line 'XLA Ops'; step time (XLA Modules) "
-          f"{step_ns / 1e3:.1f} µs, median of {len(modules)}")
+    step = (f"{statistics.median(e.duration_ns for e in modules) / 1e3:.1f} µs, median of {len(modules)}"
+            if modules else "no jit_step event")
+    print(f"{backend}: {len(ops)} op events on {plane}, line 'XLA Ops'; step time (XLA Modules): {step}")
 else:  # XLA:CPU: op events on the host's threads, named by the instruction (stat hlo_op): its text is in hlo
     plane = "/host:CPU"
     cpu_ops = [e for e in events if e.stats.get("hlo_module") == "jit_step"]
@@ -108,13 +108,17 @@ else:  # XLA:CPU: op events on the host's threads, named by the instruction (sta
     print(f"{backend}: no device plane; {len(ops)} op events with hlo_op stats on the host's threads; "
           f"summed op time {step_ns / 1e3:.1f} µs per step, median of {len(runs)} (no 'XLA Modules' line)")
 
-matmul = [(p, e) for p, e in ops if len(p[2]) == 2 and p[2][0][1] == (n, n) and p[2][1][1] == (n, n)]
+# the product: two (n, n) operands first, an (n, n) result
+matmul = [(p, e) for p, e in ops if len(p[2]) >= 2 and p[2][0][1] == p[2][1][1] == (n, n) and p[1][:1]
+          and p[1][0][1] == (n, n)]
 # the op that reads x: one (n, n) operand, a far smaller result (one fusion on the CPU and on a TPU v5e)
 reduce = [(p, e) for p, e in ops if len(p[2]) == 1 and p[2][0][1] == (n, n) and 8 * nbytes(p[1]) < nbytes(p[2])]
+if not reduce:  # not one fusion on this backend: take the other op that moves the most bytes
+    reduce = sorted([(p, e) for p, e in ops if (p, e) not in matmul], key=lambda pe: -nbytes(pe[0][1] + pe[0][2]))[:1]
 assert matmul and reduce, sorted({p[0] for p, _ in ops})
 peaks = plane_stats.get(plane, {})
-peak_tflops = peaks.get("peak_teraflops_per_second")
-peak_gbs = peaks.get("peak_hbm_bw_gigabytes_per_second")
+peak_tflops = float(peaks["peak_teraflops_per_second"]) if "peak_teraflops_per_second" in peaks else None
+peak_gbs = float(peaks["peak_hbm_bw_gigabytes_per_second"]) if "peak_hbm_bw_gigabytes_per_second" in peaks else None
 print(f"peaks in {plane}'s stats: " + (f"{peak_tflops} TFLOP/s, {peak_gbs} GB/s, a ridge point of "
                                       f"{peak_tflops * 1e3 / peak_gbs:.0f} flops/byte" if peak_tflops else "none"))
 
