@@ -116,6 +116,8 @@ reduce = [(p, e) for p, e in ops if len(p[2]) == 1 and p[2][0][1] == (n, n) and 
 if not reduce:  # not one fusion on this backend: take the other op that moves the most bytes
     reduce = sorted([(p, e) for p, e in ops if (p, e) not in matmul], key=lambda pe: -nbytes(pe[0][1] + pe[0][2]))[:1]
 assert matmul and reduce, sorted({p[0] for p, _ in ops})
+if device:  # what an op event carries besides its name: times, no count of flops or bytes
+    print(f"stats of an 'XLA Ops' event: {sorted(matmul[0][1].stats)}")
 peaks = plane_stats.get(plane, {})
 peak_tflops = float(peaks["peak_teraflops_per_second"]) if "peak_teraflops_per_second" in peaks else None
 peak_gbs = float(peaks["peak_hbm_bw_gigabytes_per_second"]) if "peak_hbm_bw_gigabytes_per_second" in peaks else None
