@@ -34,7 +34,7 @@ def grad_of(attention):  # the gradient of a scalar loss with respect to q, k an
     return jax.grad(lambda q, k, v: attention(q, k, v).astype(jnp.float32).sum(), argnums=(0, 1, 2))
 
 
-def temp_mib(f):  # the scratch memory of one call, from the compiled program
+def temp_mib(f):  # the temporary buffers of one call, from the compiled program
     return f.memory_analysis().temp_size_in_bytes / MiB
 
 
@@ -42,7 +42,7 @@ def xla(q, k, v):  # jax.nn's layout (B, T, N, H)
     return jax.nn.dot_product_attention(q, k, v, is_causal=True, implementation="xla")
 
 
-results, xla_scratch = [], []
+results, xla_temp = [], []
 for B, T, N, H in SHAPES:
     kq, kk, kv = jax.random.split(jax.random.key(T), 3)
     q, k, v = (jax.random.normal(key, (B, T, N, H), jnp.bfloat16) for key in (kq, kk, kv))
@@ -50,9 +50,9 @@ for B, T, N, H in SHAPES:
     xla_fwd, xla_grad = compiled(xla, q, k, v), compiled(grad_of(xla), q, k, v)
     reference = xla_fwd(q, k, v).transpose(0, 2, 1, 3).astype(jnp.float32)
     print(f"(B, T, N, H) = {(B, T, N, H)}, bfloat16, causal:")
-    xla_scratch.append(temp_mib(xla_grad))
+    xla_temp.append(temp_mib(xla_grad))
     print(f"  {'XLA:':14s} forward {median_ms(xla_fwd, q, k, v):7.2f} ms, gradient {median_ms(xla_grad, q, k, v):7.2f} ms,"
-          f" gradient scratch {xla_scratch[-1]:7.1f} MiB")
+          f" gradient temporaries {xla_temp[-1]:7.1f} MiB")
 
     def flash(q, k, v):
         return flash_attention(q, k, v, causal=True, sm_scale=H ** -0.5)  # sm_scale defaults to 1.0
@@ -70,7 +70,7 @@ for B, T, N, H in SHAPES:
             gap = float(jnp.abs(fwd(q_bnth, k_bnth, v_bnth).astype(jnp.float32) - reference).max())
             line = (f"forward {median_ms(fwd, q_bnth, k_bnth, v_bnth):7.2f} ms,"
                     f" gradient {median_ms(grad, q_bnth, k_bnth, v_bnth):7.2f} ms,"
-                    f" gradient scratch {temp_mib(grad):7.1f} MiB, max |difference| vs XLA {gap:.4f}")
+                    f" gradient temporaries {temp_mib(grad):7.1f} MiB, max |difference| vs XLA {gap:.4f}")
         except Exception as err:  # on the CPU: ValueError: Only interpret mode is supported on CPU backend.
             line, gap = f"{type(err).__name__}: {str(err).splitlines()[0][:120]}", None
         print(f"  {name + ':':14s} {line}")
@@ -84,4 +84,4 @@ else:
     print("The Pallas kernels are compiled for TPUs only: this backend times XLA's path alone.")
     assert all(gap is None for _, _, gap in results)
     if jax.default_backend() == "cpu":  # XLA keeps the (T, T) probabilities for the gradient: twice T, 3 to 4 times the memory
-        assert 3 < xla_scratch[1] / xla_scratch[0] < 4.5, xla_scratch
+        assert 3 < xla_temp[1] / xla_temp[0] < 4.5, xla_temp
