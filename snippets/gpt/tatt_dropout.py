@@ -1,6 +1,4 @@
 """Attention dropout in PyTorch (SDPA's dropout_p) and Flax NNX (dropout_rate, dropout_rng): what can match."""
-import functools
-
 import jax
 import numpy as np
 import torch
@@ -18,26 +16,37 @@ qt, kt, vt = map(torch.from_numpy, (q_np, k_np, v_np))
 q, k, v = (x.transpose(0, 2, 1, 3) for x in (q_np, k_np, v_np))  # Flax's (B, T, N, H)
 
 
-@functools.partial(jax.jit, static_argnames="deterministic")
-def nnx_attention(q, k, v, key=None, deterministic=True):  # returns PyTorch's layout (B, N, T, H)
-    return nnx.dot_product_attention(q, k, v, dropout_rng=key, dropout_rate=P, broadcast_dropout=False,
-                                     deterministic=deterministic).transpose(0, 2, 1, 3)
+DRAWS = 2000  # copies along the batch axis: each copy gets its own dropout mask
 
+
+@jax.jit
+def flax_side(q, k, v, key):
+    """Flax's outputs in PyTorch's layout (B, N, T, H): without dropout, then DRAWS copies with it,
+    and the weights of 64 copies with dropout and without."""
+    def attention(q, k, v, deterministic, key=None):
+        return nnx.dot_product_attention(q, k, v, dropout_rng=key, dropout_rate=P, broadcast_dropout=False,
+                                         deterministic=deterministic).transpose(0, 2, 1, 3)
+
+    draws_key, weights_key = jax.random.split(key)
+    weights = [dot_product_attention_weights(q[:64], k[:64], dropout_rng=weights_key, dropout_rate=P,
+                                             broadcast_dropout=False, deterministic=d) for d in (False, True)]
+    return attention(q[:B], k[:B], v[:B], True), attention(q, k, v, False, draws_key), weights
+
+
+jax_eval, jax_draws, jax_weights = jax.tree.map(np.asarray, flax_side(
+    *(np.tile(x, (DRAWS, 1, 1, 1)) for x in (q, k, v)), jax.random.key(0)))
 
 # Evaluation: no dropout on either side, and the same numbers.
 torch_eval = F.scaled_dot_product_attention(qt, kt, vt, dropout_p=0.0).numpy()  # a module passes 0.0 in eval mode
-jax_eval = np.asarray(nnx_attention(q, k, v, deterministic=True))
 print(f"evaluation (dropout off): max |PyTorch - NNX| = {np.abs(jax_eval - torch_eval).max():.1e}")
 assert np.allclose(jax_eval, torch_eval, atol=1e-5)
 
-# Training: many draws at once, as copies along the batch axis; each copy gets its own mask.
-DRAWS = 2000
+# Training: two generators, two masks.
 torch.manual_seed(0)
 rep = [x.repeat(DRAWS, 1, 1, 1) for x in (qt, kt, vt)]
 torch_draws = F.scaled_dot_product_attention(*rep, dropout_p=P).reshape(DRAWS, B, N, T, H).numpy()
-rep = [np.tile(x, (DRAWS, 1, 1, 1)) for x in (q, k, v)]
-jax_draws = np.asarray(nnx_attention(*rep, jax.random.key(0), deterministic=False)).reshape(DRAWS, B, N, T, H)
-torch_train, jax_train = torch_draws[0], jax_draws[0]  # one draw each: two generators, two masks
+jax_draws = jax_draws.reshape(DRAWS, B, N, T, H)
+torch_train, jax_train = torch_draws[0], jax_draws[0]  # one draw each
 print(f"training, one draw: max |PyTorch - NNX| = {np.abs(jax_train - torch_train).max():.2f}")
 assert not np.allclose(jax_train, torch_train, atol=1e-2)
 
@@ -58,15 +67,6 @@ mha.eval()
 _, w_eval = mha(x, x, x, average_attn_weights=False)
 kept = w_train != 0
 torch_ratio = (w_train[kept] / w_eval[kept]).detach()
-
-
-@jax.jit
-def nnx_weights(q, k, key):  # (batch, heads, query, key): with dropout, then without
-    return [dot_product_attention_weights(q, k, dropout_rng=key, dropout_rate=P, broadcast_dropout=False,
-                                          deterministic=d) for d in (False, True)]
-
-
-jax_weights = [np.asarray(w) for w in nnx_weights(rep[0][:64], rep[1][:64], jax.random.key(2))]
 jax_kept = jax_weights[0] != 0
 jax_ratio = jax_weights[0][jax_kept] / jax_weights[1][jax_kept]
 print(f"dropped: PyTorch {1 - kept.float().mean().item():.3f}, NNX {1 - jax_kept.mean():.3f} of the weights;"
