@@ -168,7 +168,8 @@ plain, plain_tps = timed(generate_recompute)
 with torch.no_grad():
     ref = hf.generate(torch.from_numpy(prompt_np), attention_mask=torch.ones(B, P, dtype=torch.long),
                       max_new_tokens=NEW, do_sample=False, pad_token_id=0)[:, P:].numpy()
-print(f"{jax.default_backend()}: batch {B}, prompt {P}, {NEW} new tokens, cache of {MAX} positions")
+print(f"JAX backend {jax.default_backend()}, device {jax.devices()[0].device_kind}, {os.cpu_count()} CPU cores")
+print(f"batch {B}, prompt {P}, {NEW} new tokens, cache of {MAX} positions")
 print("first row, first 12 tokens:", np.asarray(ours)[0, :12].tolist())
 print("cache of layer 0, keys:", cached.h[0].attn.k.shape, "(batch, positions, heads, head_dim); index", int(cached.index[...]))
 print("compilations after two generations:", traces)
