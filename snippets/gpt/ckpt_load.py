@@ -11,6 +11,9 @@ import torch
 from flax import nnx
 from safetensors.numpy import load_file, save_file
 from transformers import GPT2Config, GPT2LMHeadModel
+from transformers.utils import logging as hf_logging
+
+hf_logging.disable_progress_bar()  # no progress bar on stderr, whatever the version reads from the environment
 
 
 class GPT2Attention(nnx.Module):
