@@ -25,6 +25,7 @@ VARIANTS = {
     "gen_cache_jax.py": "gpt/generate: the attention reads and writes a KV cache",
     "gen_cache_torch.py": "gpt/generate: the attention returns its keys and values",
     "gstep_bf16.py": "gpt/train-step: the layers take a matmul and a stream dtype",
+    "gmix_policies.py": "gpt/mixed-precision: gstep_bf16.py's classes, which take a matmul and a stream dtype",
 }
 
 
