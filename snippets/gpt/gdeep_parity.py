@@ -97,7 +97,7 @@ def loss_fn(model, x, y):
     return optax.softmax_cross_entropy_with_integer_labels(logits, y[:, DIGITS:]).mean()
 
 
-jax.config.update("jax_default_matmul_precision", "highest")  # no TF32 on GPUs: compare float32 exactly
+jax.config.update("jax_default_matmul_precision", "highest")  # for the comparison: no TF32 (GPU), no bf16 pass (TPU)
 loop = GPT(rngs=nnx.Rngs(0))
 stack = ScanGPT(rngs=nnx.Rngs(1))  # remat=True: the transformer-stack case
 
