@@ -346,10 +346,14 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [job(p, ROOT) for p in snippets]
     kept: list[dict] = []
     sittings: list[dict] = []
+    # The report covers the whole plan: --only chooses what runs in this call, and the earlier
+    # sittings' rows of every unchanged program stay in it (a row of a changed program is dropped,
+    # so that program is pending until it runs again).
+    plan = sorted(pages)
+    current = {n: snippet_digest(ROOT / n) for n in plan}
     for earlier in args.merge:
         report = json.loads(earlier.read_text(encoding="utf-8"))
         sittings += report.get("pass", {}).get("sittings", [])
-        current = {j.name: snippet_digest(j.path) for j in jobs}
         kept += [row for row in report["snippets"] if current.get(row["snippet"]) == row["sha256"]
                  and row["snippet"] not in {k["snippet"] for k in kept}]
     jobs = [j for j in jobs if j.name not in {row["snippet"] for row in kept}]
@@ -390,12 +394,18 @@ def main(argv: list[str] | None = None) -> int:
               **({"controls": [str(c) for c in args.control]} if args.control else {}),
               "snippets": rows}
     if meta is not None:
+        done = args.state / "done.jsonl"  # every program run in this sitting, whatever call ran it
+        ran = {json.loads(line)["snippet"] for line in done.read_text(encoding="utf-8").splitlines() if line.strip()} \
+            if done.exists() else {r["snippet"] for r in records}
         this = {"started": meta["started"], "wall_seconds": meta["wall_seconds"], "calls": meta["calls"],
-                "programs": len(records)}
+                "programs": len(ran)}
+        # A merged report of an earlier call of this same sitting already holds it: keep one entry per
+        # sitting, the latest (its calls and seconds include the earlier calls').
+        sittings = [s for s in {s["started"]: s for s in sittings}.values() if s["started"] != this["started"]]
         report["pass"] = {"command": "bash tools/tpu_pass.sh (python3 tools/machine_report.py --batch)",
                           "wall_seconds": round(sum(s["wall_seconds"] for s in sittings) + meta["wall_seconds"], 1),
                           "calls": sum(s["calls"] for s in sittings) + meta["calls"], "sittings": sittings + [this],
-                          "pending": [n for n in names if n not in {r["snippet"] for r in rows}]}
+                          "pending": [n for n in plan if n not in {r["snippet"] for r in rows}]}
     for row in rows:
         report["counts"][row["outcome"]] = report["counts"].get(row["outcome"], 0) + 1
     slug = re.sub(r"[^a-z0-9]+", "-", f"{started.date()}-{platform.machine()}-{'-'.join(kinds or ['cpu'])}".lower()).strip("-")
