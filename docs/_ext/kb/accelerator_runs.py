@@ -9,7 +9,11 @@
    machine: a box labelled with the machine, its device, the jax version it used (and how its
    versions differ from the site's pins) and the date, worded in the build's language. Only a run that passed and
    ran exactly the program the page shows (the same sha256) is shown: after an edit to the
-   snippet its old accelerator figures go away until a new report is committed.
+   snippet its old accelerator figures go away until a new report is committed. A program that
+   starts JAX only in child processes (``kb.run.snippet.starts_jax_in_children``: its own process
+   reports no backend) is shown too, labelled with the report's accelerator and versions and "in
+   child processes"; a program that starts no JAX at all (a PyTorch tab) is not: on that machine it
+   ran on the host's CPU.
 3. Without a report nothing is added, so the site never shows an accelerator figure that no run
    produced; a report that cannot be read fails the build, naming the file.
 
@@ -31,7 +35,7 @@ from sphinx.util import logging
 from .mode import shows_outputs
 from .common import cell_options, code_cells
 from .run.plan import snippet_digest
-from .run.snippet import is_timing
+from .run.snippet import is_timing, starts_jax_in_children
 from .translations import _, separator
 
 logger = logging.getLogger(__name__)
@@ -63,8 +67,9 @@ def accelerator_reports(app_or_env) -> list[dict[str, Any]]:
     return read_reports(root / config.kb_machine_reports, config.kb_machine_reports_digest)
 
 
-def shown_row(report: dict[str, Any], snippet: str, current_sha256: str) -> dict[str, Any] | None:
+def shown_row(report: dict[str, Any], snippet: str, current_sha256: str, children: bool = False) -> dict[str, Any] | None:
     """The report's row for ``snippet`` if it may be shown: it passed, on an accelerator, on these bytes.
+    ``children``: the program starts JAX only in child processes, so its own row has no backend.
 
     >>> row = {"snippet": "snippets/p/a.py", "outcome": "ok", "backend": "gpu", "sha256": "ab", "stdout": "1 ms\\n"}
     >>> rep = {"rows": {"snippets/p/a.py": row}}
@@ -72,9 +77,14 @@ def shown_row(report: dict[str, Any], snippet: str, current_sha256: str) -> dict
     (True, None)
     >>> shown_row({"rows": {"snippets/p/a.py": row | {"outcome": "failed"}}}, "snippets/p/a.py", "ab") is None
     True
+    >>> parent = {"rows": {"snippets/p/a.py": row | {"backend": None}}, "backends": ["tpu"]}
+    >>> shown_row(parent, "snippets/p/a.py", "ab") is None, shown_row(parent, "snippets/p/a.py", "ab", children=True) is None
+    (True, False)
     """
     row = report["rows"].get(snippet)
-    if not row or row.get("outcome") != "ok" or row.get("backend") in (None, "cpu"):
+    if not row or row.get("outcome") != "ok" or row.get("backend") == "cpu":
+        return None
+    if row.get("backend") is None and not (children and any(b != "cpu" for b in report.get("backends", []))):
         return None
     return row if row.get("sha256") == current_sha256 else None
 
@@ -87,12 +97,17 @@ def label(report: dict[str, Any], row: dict[str, Any]) -> str:
     >>> label(rep, {"backend": "gpu", "packages": {"jax": "0.11.2"}})
     'On another machine (Linux x86_64, 16 CPU cores, NVIDIA H200; backend gpu; jax 0.11.2, not the pinned 0.12.0.1; 2026-12-02), the same program printed:'
     """
+    packages, backend = row.get("packages", {}), row["backend"]
+    if backend is None:  # JAX ran in the program's child processes, with the machine's versions
+        packages = {name: v for name, v in report.get("installed", {}).items() if name in ("jax", "jaxlib")}
+        backend = str(_("{backend}, in child processes")).format(
+            backend=", ".join(b for b in report.get("backends", []) if b != "cpu"))
     versions = separator(_("{package}, {next_package}")).join(
         f"{name} {version}" + (str(_(", not the pinned {pinned}")).format(pinned=report["differs_from_pins"][name]["pinned"])
                                if name in report.get("differs_from_pins", {}) else "")
-        for name, version in row.get("packages", {}).items() if name in ("jax", "jaxlib", "torch"))
+        for name, version in packages.items() if name in ("jax", "jaxlib", "torch"))
     return str(_("On another machine ({machine}; backend {backend}; {versions}; {date}), the same program printed:")).format(
-        machine=report["machine"], backend=row["backend"], versions=versions, date=report["date"][:10])
+        machine=report["machine"], backend=backend, versions=versions, date=report["date"][:10])
 
 
 def add_accelerator_runs(app, doctree: nodes.document) -> None:
@@ -108,9 +123,10 @@ def add_accelerator_runs(app, doctree: nodes.document) -> None:
         if path is None or not path.is_file() or not is_timing(path.read_text(encoding="utf-8")):
             continue
         digest = snippet_digest(path)
+        children = starts_jax_in_children(path.read_text(encoding="utf-8"))
         boxes = []
         for report in reports:
-            row = shown_row(report, snippet, digest)
+            row = shown_row(report, snippet, digest, children)
             if row is None:
                 continue
             box = nodes.container(classes=[BOX_CLASS])

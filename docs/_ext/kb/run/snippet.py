@@ -8,7 +8,9 @@
    ``MARKER`` and a reason (``pins``, ``cpu_by_design``). ``pins_own_process`` tells whether the pin
    is the program's own (set before it imports JAX), not a child process's.
 3. **Starts JAX.** ``starts_jax``: whether a program imports JAX or a library built on it (so it may
-   hold an accelerator); a PyTorch-only tab does not.
+   hold an accelerator); a PyTorch-only tab does not. ``starts_jax_in_children``: a program that
+   imports no JAX itself but runs Python code that does in child processes (to compare flags or
+   caches across processes); its children hold the accelerator, one after another.
 
 Why our own code: these are this project's conventions for its own programs.
 """
@@ -82,6 +84,28 @@ def starts_jax(source: str) -> bool:
         return bool(_top_imports(ast.parse(source)) & set(JAX_LIBRARIES))
     except SyntaxError:
         return True
+
+
+CHILD_IMPORTS_JAX = re.compile(r"^\s*(import|from)\s+(" + "|".join(JAX_LIBRARIES) + r")\b", re.M)
+
+
+def starts_jax_in_children(source: str) -> bool:
+    """Whether the program imports no JAX itself but runs Python code that does, in child processes.
+
+    >>> starts_jax_in_children("import subprocess, sys\\nsubprocess.run([sys.executable, '-c', 'import jax'])\\n")
+    True
+    >>> starts_jax_in_children("import torch\\n"), starts_jax_in_children("import subprocess\\nimport jax\\n")
+    (False, False)
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    imports = _top_imports(tree)
+    if imports & set(JAX_LIBRARIES) or "subprocess" not in imports:
+        return False
+    return any(isinstance(node, ast.Constant) and isinstance(node.value, str) and CHILD_IMPORTS_JAX.search(node.value)
+               for node in ast.walk(tree))
 
 
 def pins_own_process(source: str) -> bool:
