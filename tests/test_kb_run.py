@@ -178,7 +178,10 @@ def test_the_machine_report_names_each_snippets_pages(tmp_path):
     report = json.loads(next(tmp_path.glob("*.json")).read_text())
     (row,) = report["snippets"]
     assert row["pages"] == ["start/pure-functions"] and row["outcome"] == "ok" and row["how"] == "batch"
-    assert report["pass"]["pending"] == [] and report["pass"]["calls"] == 1
+    # The report covers the whole plan: every other program is pending until a call runs it.
+    from tools.machine_report import page_loads, pages_of
+    plan = sorted(pages_of(page_loads(ROOT / "docs")))
+    assert report["pass"]["pending"] == [n for n in plan if n != row["snippet"]] and report["pass"]["calls"] == 1
     # As tools/tpu_pass.sh calls it: a state folder inside the repository, named relative to its root.
     (ROOT / "_build").mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(dir=ROOT / "_build", prefix="test-pass-") as state:
@@ -188,3 +191,33 @@ def test_the_machine_report_names_each_snippets_pages(tmp_path):
     assert run.returncode == 0, run.stderr
     (row,) = json.loads(next((tmp_path / "again").glob("*.json")).read_text())["snippets"]
     assert row["outcome"] == "ok" and row["how"] == "batch" and "first_try" not in row, row
+
+
+def test_a_call_with_only_keeps_the_merged_rows_of_every_unchanged_program(tmp_path):
+    """A sitting's call runs what --only selects; the merged report's rows of all other programs
+    stay when their bytes are unchanged (a changed one is pending), and a second call of the same
+    sitting that merges the first call's report leaves one entry for the sitting."""
+    from tools.machine_report import snippet_digest
+
+    first = tmp_path / "first"
+    args = [sys.executable, str(ROOT / "tools" / "machine_report.py"), "--batch", "--exclusive", "yes",
+            "--state", str(tmp_path / "state")]
+    run = subprocess.run(args + ["--only", "start/pf_key_types.py", "--out", str(first)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    report_path = next(first.glob("*.json"))
+    report = json.loads(report_path.read_text())
+    (row,) = report["snippets"]
+    kept, changed = "snippets/start/pf_fold_in.py", "snippets/start/pf_jax_same_key.py"
+    report["snippets"] += [dict(row, snippet=kept, sha256=snippet_digest(ROOT / kept)),
+                           dict(row, snippet=changed, sha256="0" * 64)]  # as if run before an edit
+    report_path.write_text(json.dumps(report))
+    run = subprocess.run(args + ["--only", "start/pf_global_baked_in.py", "--merge", str(report_path),
+                                 "--out", str(tmp_path / "second")], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    second = json.loads(next((tmp_path / "second").glob("*.json")).read_text())
+    names = [r["snippet"] for r in second["snippets"]]
+    assert names == ["snippets/start/pf_fold_in.py", "snippets/start/pf_global_baked_in.py", "snippets/start/pf_key_types.py"]
+    assert changed in second["pass"]["pending"] and kept not in second["pass"]["pending"]
+    assert len(second["pass"]["sittings"]) == 1 and second["pass"]["sittings"][0]["calls"] == 2
+    assert second["pass"]["sittings"][0]["programs"] == 2  # both calls' programs, from the sitting's state
