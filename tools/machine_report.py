@@ -49,7 +49,7 @@ from kb.run.runner import Job, job, run_all, run_snippet  # noqa: E402
 from kb.run.snippet import cpu_by_design, is_timing, pins_own_process, starts_jax  # noqa: E402
 from kb.run.store import environment, pinned_versions, problem  # noqa: E402
 
-TRACKED = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "torch", "numpy", "scipy")
+TRACKED = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "torch", "numpy", "scipy", "transformers", "safetensors")
 
 
 def installed(names=TRACKED) -> dict[str, str]:
