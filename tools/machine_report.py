@@ -201,6 +201,20 @@ def _record(item: Job, result: dict, how: str, alone: bool) -> dict:
             "sha256": snippet_digest(item.path), **result}
 
 
+def sitting_runs(state: Path) -> dict[str, dict]:
+    """The records of every program run in this sitting (``state/done.jsonl``), by name; a line cut
+    off by a call that was stopped mid-write is skipped."""
+    done: dict[str, dict] = {}
+    path = state / "done.jsonl"
+    for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else []:
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        done[record["snippet"]] = record
+    return done
+
+
 def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, workers: int,
                exclusive: bool, log=print) -> dict[str, dict]:
     """Run every job under the device policy (``kb.run.policy``), resuming from ``state``; records by name.
@@ -214,14 +228,7 @@ def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, 
     deadline = time.time() + budget
     state.mkdir(parents=True, exist_ok=True)
     done_path = state / "done.jsonl"
-    done: dict[str, dict] = {}
-    if done_path.exists():
-        for line in done_path.read_text(encoding="utf-8").splitlines():
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            done[record["snippet"]] = record
+    done = sitting_runs(state)
     current = {i.name: i for i in items}
     done = {n: r for n, r in done.items() if n in current and r.get("sha256") == snippet_digest(current[n].path)}
     lock = threading.Lock()
@@ -394,11 +401,8 @@ def main(argv: list[str] | None = None) -> int:
               **({"controls": [str(c) for c in args.control]} if args.control else {}),
               "snippets": rows}
     if meta is not None:
-        done = args.state / "done.jsonl"  # every program run in this sitting, whatever call ran it
-        ran = {json.loads(line)["snippet"] for line in done.read_text(encoding="utf-8").splitlines() if line.strip()} \
-            if done.exists() else {r["snippet"] for r in records}
         this = {"started": meta["started"], "wall_seconds": meta["wall_seconds"], "calls": meta["calls"],
-                "programs": len(ran)}
+                "programs": len(sitting_runs(args.state))}  # every program this sitting ran, whatever call
         # A merged report of an earlier call of this same sitting already holds it: keep one entry per
         # sitting, the latest (its calls and seconds include the earlier calls').
         sittings = [s for s in {s["started"]: s for s in sittings}.values() if s["started"] != this["started"]]

@@ -120,10 +120,11 @@ def add_accelerator_runs(app, doctree: nodes.document) -> None:
     for cell in code_cells(doctree):
         snippet = cell_options(cell).get("load")
         path = root / snippet if snippet else None
-        if path is None or not path.is_file() or not is_timing(path.read_text(encoding="utf-8")):
+        source = path.read_text(encoding="utf-8") if path is not None and path.is_file() else None
+        if source is None or not is_timing(source):
             continue
         digest = snippet_digest(path)
-        children = starts_jax_in_children(path.read_text(encoding="utf-8"))
+        children = starts_jax_in_children(source)
         boxes = []
         for report in reports:
             row = shown_row(report, snippet, digest, children)
