@@ -536,6 +536,37 @@ def test_a_reported_gpu_run_of_a_timing_snippet_is_shown_beside_it_and_only_whil
     assert "6 in 0.01 ms on the H200" not in en and "kb-accelerator-run" not in en
 
 
+def test_a_reported_figure_is_shown_in_its_box_with_translated_words_and_alt_text(fixture_project, build_project, tmp_path):
+    """A timing program's figure from another machine (the report row's SVG) is shown in that run's
+    box, in both languages: its words and the cell's alt text are translated like the cell's own figure."""
+    import re
+
+    project = fixture_project()
+    snippet = project / "snippets" / "sec" / "figure.py"
+    snippet.write_text(snippet.read_text() + "# The timings this program prints differ from run to run and from "
+                       "machine to machine.\n")
+    _machine_report(project, "snippets/sec/figure.py", "tpu", "values: [1.0, 2.0, 3.0] on the TPU\n")
+    report = next((project / "reports" / "machines").glob("*.json"))
+    data = json.loads(report.read_text())
+    data["snippets"][0]["figures"] = ['<svg xmlns="http://www.w3.org/2000/svg" width="90" height="40">'
+                                      '<text x="1" y="15">A rising line</text><text x="1" y="30">step</text></svg>']
+    report.write_text(json.dumps(data))
+    assert build_project(project).returncode == 0
+    zh_build = build_project(project, language="zh_CN")
+    assert zh_build.returncode == 0, log(zh_build)
+    for language, alt, word in (("en", "A straight line that rises over three steps.", "A rising line"),
+                                ("zh_CN", "一条随步数上升的直线，共三步。", "一条上升的直线")):
+        out = tmp_path / "out" / language
+        page = (out / "sec" / "page.html").read_text(encoding="utf-8")
+        box = page[page.index('class="kb-accelerator-run'):]
+        images = re.findall(r'<img alt="([^"]*)" src="([^"]*\.svg)"', box)
+        assert images, box
+        (found_alt, src), = images[:1]
+        assert found_alt == alt, (language, found_alt)
+        svg = (out / "sec" / src).resolve().read_text(encoding="utf-8")
+        assert word in svg and "on the TPU" in box, (language, svg)
+
+
 def test_a_cpu_only_report_shows_nothing(fixture_project, build_project, tmp_path):
     project = fixture_project()
     snippet = project / "snippets" / "sec" / "jax_side.py"

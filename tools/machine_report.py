@@ -191,7 +191,10 @@ def _row(record: dict, pages: list[str], differs, accelerator: bool, how: str) -
             "packages": ran.get("packages", {}), "seconds": record["seconds"],
             "alone": record.get("alone", False), "how": record.get("how", how), "noise": noise,
             **({"first_try": record["first_try"]} if record.get("first_try") else {}),
-            "stdout": record["stdout"]}
+            "stdout": record["stdout"],
+            # The figures of a timing program, as SVG: kb.accelerator_runs shows them in the page's box.
+            **({"figures": [f["svg"] for f in record["figures"]]}
+               if record.get("figures") and is_timing(source) else {})}
 
 
 def _record(item: Job, result: dict, how: str, alone: bool) -> dict:

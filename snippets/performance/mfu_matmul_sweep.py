@@ -5,6 +5,8 @@ import time
 
 import jax
 import jax.numpy as jnp
+import matplotlib.pyplot as plt
+import numpy as np
 
 backend = jax.default_backend()
 device = jax.devices()[0]
@@ -47,7 +49,7 @@ def median_seconds(compiled, a, b):
 
 print(f"{'dtype/precision':>16} {'n':>6} {'flops':>9} {'bytes':>9} {'flops/B':>8} {'ms':>8} {unit_name:>8}"
       + (f" {'of peak':>7} {'roofline':>8}" if peak else ""))
-results = {}
+results, points = {}, {}  # achieved FLOP/s per (row, n); (intensity, FLOP/s) per row, for the figure
 for name, dtype, precision in rows:
     intensities = []
     for n in sizes + ([big] if big and dtype == jnp.bfloat16 else []):
@@ -67,6 +69,7 @@ for name, dtype, precision in rows:
         # XLA counts 2 n^3 for the product; JAX 0.10's CPU backend adds the bfloat16 casts (<= 3 n^2)
         assert extra == 0 or (backend == "cpu" and dtype == jnp.bfloat16 and 0 < extra <= 3 * n**2), (name, n, flops)
         intensities.append(intensity)
+        points.setdefault(name, []).append((intensity, achieved))
     assert intensities == sorted(intensities) and intensities[0] < intensities[-1]  # grows with n
 
 if backend == "tpu":
@@ -77,3 +80,23 @@ if backend == "tpu":
     slowdown = results["float32", n] / results["float32 highest", n]
     print(f"float32 {n}: 'highest' takes {slowdown:.1f} times as long as the default")
     assert slowdown > 1
+
+# The roofline figure: each product at its intensity and achieved rate, on log scales; where JAX
+# tells the chip's peak and bandwidth, the bound min(peak, bandwidth × intensity) as a line.
+labels = {"bfloat16": "bfloat16", "float32": "float32, default precision",
+          "float32 high": 'float32, precision "high"', "float32 highest": 'float32, precision "highest"'}
+plt.figure(figsize=(5.5, 3.6))
+for (name, *_), marker in zip(rows, "os^v"):
+    xs, ys = zip(*points[name])
+    plt.loglog(xs, [y / unit for y in ys], marker + "-", label=labels[name])
+if peak:
+    every = [x for name in points for x, _ in points[name]]
+    grid = np.geomspace(min(every) / 2, max(every) * 2, 200)
+    plt.loglog(grid, np.minimum(peak, bandwidth * grid) / unit, "k--", linewidth=1,
+               label="roofline: min(peak, bandwidth × intensity)")
+plt.xlabel("arithmetic intensity (flops per byte)")
+plt.ylabel(f"achieved {unit_name}")
+plt.title("square matrix products")  # the machine is named in the output above
+plt.legend(fontsize=7, loc="lower right")
+plt.tight_layout()
+plt.show()

@@ -14,7 +14,13 @@
    reports no backend) is shown too, labelled with the report's accelerator and versions and "in
    child processes"; a program that starts no JAX at all (a PyTorch tab) is not: on that machine it
    ran on the host's CPU.
-3. Without a report nothing is added, so the site never shows an accelerator figure that no run
+3. A figure the program drew there (a report row keeps the SVG of each figure of a timing
+   program) is shown in its box under the output, translated like the cell's own figures: a
+   transform ahead of ``kb.figures`` (``AcceleratorFigures``) places each shown run's figures at the
+   end of the cell, where ``kb.figures`` gathers their words and the cell's ``:alt:`` text for the
+   catalogue and swaps in the translated SVG, and the box built after reading takes them from there.
+   The SVG is written, named by its digest, where MyST-NB writes the cells' own outputs.
+4. Without a report nothing is added, so the site never shows an accelerator figure that no run
    produced; a report that cannot be read fails the build, naming the file.
 
 Why our own code: the reports are this project's files (``tools/machine_report.py``), and no
@@ -25,11 +31,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
 from .mode import shows_outputs
@@ -40,6 +48,7 @@ from .translations import _, separator
 
 logger = logging.getLogger(__name__)
 BOX_CLASS = "kb-accelerator-run"
+FIGURES_CLASS = "kb-accelerator-figures"  # a run's figures, from the cell (translated) to its box
 
 
 @lru_cache(maxsize=4)
@@ -110,29 +119,66 @@ def label(report: dict[str, Any], row: dict[str, Any]) -> str:
         machine=report["machine"], backend=backend, versions=versions, date=report["date"][:10])
 
 
+def shown_runs(app, cell: nodes.Element) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The (report, row) pairs shown beside ``cell``: its snippet prints timings, and each row passed
+    on an accelerator with the bytes the page shows (``shown_row``), newest report first."""
+    snippet = cell_options(cell).get("load")
+    path = Path(app.srcdir).parent / snippet if snippet else None
+    source = path.read_text(encoding="utf-8") if path is not None and path.is_file() else None
+    if source is None or not is_timing(source):
+        return []
+    digest = snippet_digest(path)
+    children = starts_jax_in_children(source)
+    runs = []
+    for report in accelerator_reports(app):
+        row = shown_row(report, snippet, digest, children)
+        if row is not None:
+            runs.append((report, row))
+    return runs
+
+
+class AcceleratorFigures(SphinxTransform):
+    """3: each shown run's figures as images in a container at the end of their cell, before
+    ``kb.figures.FigureStrings`` (priority 10) gathers figure words for translation."""
+
+    default_priority = 5
+
+    def apply(self, **kwargs) -> None:
+        if not shows_outputs(self.config) or not accelerator_reports(self.app):
+            return
+        folder = Path(self.env.mystnb_config.output_folder)
+        for cell in code_cells(self.document):
+            for run, (_, row) in enumerate(shown_runs(self.app, cell)):
+                if not row.get("figures"):
+                    continue
+                holder = nodes.container(classes=[FIGURES_CLASS], kb_run=run)
+                for svg in row["figures"]:
+                    path = folder / f"{hashlib.sha256(svg.encode()).hexdigest()}.svg"
+                    if not path.is_file():
+                        folder.mkdir(parents=True, exist_ok=True)
+                        tmp = path.with_name(f".{path.name}.{os.getpid()}")
+                        tmp.write_text(svg, encoding="utf-8")
+                        os.replace(tmp, path)
+                    image = nodes.image(uri="/" + os.path.relpath(path, self.app.srcdir))
+                    image.source, image.line = cell.source, cell.line
+                    holder += image
+                cell += holder
+
+
 def add_accelerator_runs(app, doctree: nodes.document) -> None:
-    if not shows_outputs(app.config):
-        return
-    root = Path(app.srcdir).parent
-    reports = accelerator_reports(app)
-    if not reports:
+    if not shows_outputs(app.config) or not accelerator_reports(app):
         return
     for cell in code_cells(doctree):
-        snippet = cell_options(cell).get("load")
-        path = root / snippet if snippet else None
-        source = path.read_text(encoding="utf-8") if path is not None and path.is_file() else None
-        if source is None or not is_timing(source):
-            continue
-        digest = snippet_digest(path)
-        children = starts_jax_in_children(source)
+        figures = {holder["kb_run"]: holder for holder in cell.findall(nodes.container)
+                   if FIGURES_CLASS in holder.get("classes", [])}
         boxes = []
-        for report in reports:
-            row = shown_row(report, snippet, digest, children)
-            if row is None:
-                continue
+        for run, (report, row) in enumerate(shown_runs(app, cell)):
             box = nodes.container(classes=[BOX_CLASS])
             box += nodes.paragraph(text=label(report, row))
             box += nodes.literal_block(row["stdout"].rstrip("\n"), row["stdout"].rstrip("\n"), language="none")
+            if run in figures:  # translated by kb.figures by now
+                figures[run].parent.remove(figures[run])
+                box += figures[run]
             boxes.append(box)
         index = cell.parent.index(cell)
         for offset, box in enumerate(boxes, 1):
@@ -152,5 +198,6 @@ def setup(app):
     app.add_config_value("kb_machine_reports", "reports/machines", "env", types=[str])
     app.add_config_value("kb_machine_reports_digest", "", "env", types=[str])
     app.connect("config-inited", fingerprint)
+    app.add_transform(AcceleratorFigures)
     app.connect("doctree-read", add_accelerator_runs)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -37,6 +37,7 @@ from sphinx.transforms import SphinxTransform
 
 from sphinx.util import logging
 
+from .accelerator_runs import FIGURES_CLASS
 from .common import ancestors, cell_options
 
 logger = logging.getLogger(__name__)
@@ -82,9 +83,13 @@ def translate_svg(svg: str, words: dict[str, str]) -> str:
 
 
 def _svg_file(app, image: nodes.image) -> Path | None:
+    """The SVG file of a figure that a code cell's program drew: in the cell's output, or drawn on
+    another machine (``kb.accelerator_runs.FIGURES_CLASS``)."""
     uri = image.get("uri", "")
     if not uri.endswith(".svg") or not any(
-            isinstance(a, nodes.container) and a.get("nb_element") == "cell_code_output" for a in ancestors(image)):
+            isinstance(a, nodes.container) and (a.get("nb_element") == "cell_code_output"
+                                                 or FIGURES_CLASS in a.get("classes", []))
+            for a in ancestors(image)):
         return None
     path = (Path(app.srcdir) / uri.lstrip("/")).resolve() if uri.startswith("/") else None
     return path if path is not None and path.is_file() else None
