@@ -10,8 +10,6 @@ import textwrap
 import time
 from pathlib import Path
 
-import pytest
-
 from tools.site import ROOT
 
 EXT = ROOT / "docs" / "_ext"
