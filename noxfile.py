@@ -36,7 +36,7 @@ import nox
 def _load(name: str, path: Path):
     """Import a module of this repository by its path (nox does not put the repository on sys.path,
     and conf.py and tools/site.py use only the standard library, so they load before the environment
-    exists)."""
+    exists). nox's own import path for these four modules (LAYOUT.md, "Imports")."""
     spec = importlib.util.spec_from_file_location(name, path)
     module = sys.modules[name] = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
