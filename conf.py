@@ -14,7 +14,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 DOCS = ROOT / "docs"
-# The one place that extends sys.path: our extension package, docs/_ext/kb.
+# Our extension package, docs/_ext/kb, importable for Sphinx (it runs this file) and for the tools
+# (they import this file through tools.site). Not the only import path: pytest, nox and the two
+# scripts that run without the environment have their own (LAYOUT.md, "Imports").
 sys.path.insert(0, str(DOCS / "_ext"))
 
 project = "JAX for PyTorch users"

@@ -3,7 +3,8 @@
     nox -s docs      build _build/html/en/ and _build/html/zh_CN/ (every snippet run once, alone)
     nox -s docs -- --shard K/N [--out DIR]    run only shard K of N of the snippets (records to DIR)
     nox -s docs -- --records DIR [DIR ...]    render both languages from gathered records, running none
-    nox -s tests     every check that needs no network (builds the site first)
+    nox -s tests     every check that needs no network (lints, then builds the site first)
+    nox -s lint      ruff over every Python file (settings in pyproject.toml), in about a second
     nox -s i18n      regenerate .pot files, update the zh_CN catalogues, print per-file counts
     nox -s links     check external links (needs a network)
     nox -s serve     rebuild the English site on change, for authors
@@ -35,7 +36,7 @@ import nox
 def _load(name: str, path: Path):
     """Import a module of this repository by its path (nox does not put the repository on sys.path,
     and conf.py and tools/site.py use only the standard library, so they load before the environment
-    exists)."""
+    exists). nox's own import path for these four modules (LAYOUT.md, "Imports")."""
     spec = importlib.util.spec_from_file_location(name, path)
     module = sys.modules[name] = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -207,12 +208,25 @@ def page(session: nox.Session) -> None:
     session.log(f"Built {work / 'html'}/{{{','.join(LANGUAGES)}}}/ (only {', '.join(session.posargs)} executed)")
 
 
+def _lint(session: nox.Session, bin_dir: Path) -> None:
+    """ruff (pinned; rules and exclusions in pyproject.toml, [tool.ruff]) over the repository."""
+    session.run(str(bin_dir / "ruff"), "check", str(ROOT), external=True)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff over every Python file: the extension, tools, tests, snippets, conf.py, this file.
+    `nox -s tests` runs it first, so a lint error stops it before the build."""
+    _lint(session, _env(session))
+
+
 @nox.session
 def tests(session: nox.Session) -> None:
-    """Everything that needs no network: snippets, doctests, translations, the built site."""
+    """Everything that needs no network: the lint, snippets, doctests, translations, the built site."""
     if _browser.chromium_path() is None:  # say it now, not as a dozen errors at the end
         session.error(f"the browser tests need Debian's Chromium: {_browser.INSTALL} (or set KB_CHROMIUM)")
     bin_dir = _env(session)
+    _lint(session, bin_dir)  # seconds; before the build's minutes
     build_docs(session, bin_dir)
     # pytest's settings (paths, doctests, -n auto) are in pyproject.toml.
     session.run(str(bin_dir / "python"), "-m", "pytest", *session.posargs, external=True)

@@ -132,7 +132,7 @@ def test_search_evaluation_set(browser, site):
     evaluate(site, queries, browser=browser)
     report = table(queries) + "\n" + "\n".join(
         f"{q.language} {q.query!r}: {q.expected} at {q.rank}, top {q.links[:TOP]}" for q in queries if not q.passed)
-    for language, (passed, total, empty) in scores(queries).items():
+    for _language, (passed, total, empty) in scores(queries).items():
         assert empty == 0, report
         assert passed >= GOAL * total, report
 

@@ -10,12 +10,9 @@ import textwrap
 import time
 from pathlib import Path
 
-import pytest
-
 from tools.site import ROOT
 
-EXT = ROOT / "docs" / "_ext"
-sys.path.insert(0, str(EXT))
+EXT = ROOT / "docs" / "_ext"  # kb is importable already (pyproject.toml, pythonpath); EXT is for a fresh interpreter
 
 from kb.run.batch import run_group  # noqa: E402
 from kb.run.noise import split  # noqa: E402

@@ -13,10 +13,6 @@ programs on that, 2026-12). The other tests prove the mechanism.
 
 from __future__ import annotations
 
-import os
-
-import pytest
-
 from kb.run import process, runner
 from kb.run.store import problem
 from kb.run import precision

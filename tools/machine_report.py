@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Run as a script by the machine's own Python, without the site's environment or conf.py (LAYOUT.md, "Imports").
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 from kb.run.batch import run_group  # noqa: E402 (the run core: standard library only)

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+# Run as a script by CI's system Python before nox installs anything (LAYOUT.md, "Imports").
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 from kb.run.process import RUNNER  # noqa: E402 (the run core: standard library only)

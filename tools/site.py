@@ -17,7 +17,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-import conf  # conf.py is the one place that extends sys.path (docs/_ext, for the kb package)
+import conf  # conf.py puts docs/_ext on sys.path: a tool imports kb after this (LAYOUT.md, "Imports")
 
 ROOT = conf.ROOT
 DOCS = conf.DOCS

@@ -4,6 +4,58 @@
 ``app.setup_extension``. Each module's docstring is its numbered specification; its pure functions
 carry doctests (run by ``nox -s tests``).
 
+The order in which Sphinx runs what the modules' ``setup()`` connect: the events in a build's
+order (``transform``: the transforms of each page, while it is parsed, after ``source-read``);
+within one, the lower priority first, then the order of ``MODULES``. Handlers of other extensions
+are named only where ours must come before or after them. ``tests/test_kb_event_order.py`` holds
+this table to what every ``setup()`` registers.
+
+================== ===== ========================================= ===================================
+event              prio  handler (module.function)                 why this priority
+================== ===== ========================================= ===================================
+config-inited      400   reader.use_reader                         before MyST-NB reads its formats
+config-inited      500   languages.on_config_inited
+config-inited      500   mode.check
+config-inited      500   accelerator_runs.fingerprint
+config-inited      500   notfound.on_config_inited
+config-inited      600   theme_words.on_config_inited              after kb.languages checks the table
+config-inited      600   page_meta.on_config_inited                after kb.languages (site title)
+builder-inited     500   execution.execute
+builder-inited     500   search.on_builder_inited
+builder-inited     500   search_zh.on_builder_inited
+builder-inited     500   notfound.on_builder_inited
+env-get-outdated   500   floors.reports_added_or_removed
+env-get-outdated   500   backend_status.pages_added_or_removed
+env-get-outdated   500   downloads.outdated_section_indexes
+env-purge-doc      500   downloads.purge_count
+source-read        500   cells.on_source_read
+transform          10    figures.FigureStrings                     before Sphinx's Locale (20)
+transform          30    figures.TranslatedFigures                 after Locale
+doctree-read       400   tabs.make_tabs                            before sphinx-design (500)
+doctree-read       500   provenance.add_provenance
+doctree-read       500   floors.add_floors
+doctree-read       500   accelerator_runs.add_accelerator_runs
+doctree-read       500   backend_status.add_backend_lines
+doctree-read       500   downloads.add_downloads
+doctree-read       500   downloads.add_section_archive
+doctree-read       500   api_links.link_api_names
+doctree-read       500   pinyin_order.sort_glossaries
+doctree-read       900   page_meta.remember_description            after the header box (provenance)
+env-merge-info     500   downloads.merge_counts
+doctree-resolved   500   search.keep_build_box_out
+html-page-context  450   page_meta.meta_description                before sphinxext-opengraph (500)
+html-page-context  500   search.on_page_context
+html-page-context  500   pinyin_order.on_html_page_context
+html-page-context  500   language_nav.on_html_page_context
+html-page-context  600   markdown.page_markdown_and_menu           after the theme's buttons (501)
+build-finished     500   execution.write_report
+build-finished     500   downloads.copy_notebooks
+build-finished     500   downloads.write_section_archives
+build-finished     500   markdown.llms_txt
+build-finished     500   search.on_build_finished
+build-finished     500   theme_words.translate_pages
+================== ===== ========================================= ===================================
+
 Making every page an executed, checked program:
 
 - ``kb.mode``: the one switch (``kb_mode``: run, render, off, or run:<pages>) that decides whether

@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import difflib
-import re
 from pathlib import Path
 from typing import Any, NamedTuple
 

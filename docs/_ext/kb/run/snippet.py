@@ -119,7 +119,7 @@ def pins_own_process(source: str) -> bool:
     >>> pins_own_process('import jax, os\\nenv = dict(os.environ, JAX_PLATFORMS="cpu")  # CPU by design: a child\\n')
     False
     """
-    for number, line, reason in pins(source):
+    for _number, line, reason in pins(source):
         if reason and re.search(r"os\.environ(\[|\.setdefault\()\s*['\"]JAX_PLATFORMS['\"]|config\.update\(\s*['\"]jax_platforms['\"]", line):
             return True
     return False
