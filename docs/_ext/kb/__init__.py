@@ -29,6 +29,7 @@ env-get-outdated   500   backend_status.pages_added_or_removed
 env-get-outdated   500   downloads.outdated_section_indexes
 env-purge-doc      500   downloads.purge_count
 source-read        500   cells.on_source_read
+transform          5     accelerator_runs.AcceleratorFigures       before figures.FigureStrings (10)
 transform          10    figures.FigureStrings                     before Sphinx's Locale (20)
 transform          30    figures.TranslatedFigures                 after Locale
 doctree-read       400   tabs.make_tabs                            before sphinx-design (500)

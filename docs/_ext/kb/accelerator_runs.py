@@ -148,7 +148,7 @@ class AcceleratorFigures(SphinxTransform):
             return
         folder = Path(self.env.mystnb_config.output_folder)
         for cell in code_cells(self.document):
-            for run, (_, row) in enumerate(shown_runs(self.app, cell)):
+            for run, (_report, row) in enumerate(shown_runs(self.app, cell)):
                 if not row.get("figures"):
                     continue
                 holder = nodes.container(classes=[FIGURES_CLASS], kb_run=run)
