@@ -304,6 +304,11 @@ BROKEN_PAGES = {
     "case_link_ref": PAGE + "\nSee {{ref}}`no-such-label`.\n",
     "case_link_page": PAGE + "\nSee [gone](missing.md).\n",
     "case_link_anchor": PAGE + "\nSee [gone](page.md#no-such-anchor).\n",
+    # kb.differences: a ':differs-from:' that names no program, or the cell's own.
+    "case_differs_missing": PAGE.replace(":load: ../../snippets/sec/{snippet}\n",
+                                         ":load: ../../snippets/sec/{snippet}\n:differs-from: ../../snippets/sec/gone.py\n"),
+    "case_differs_self": PAGE.replace(":load: ../../snippets/sec/{snippet}\n",
+                                      ":load: ../../snippets/sec/{snippet}\n:differs-from: ../../snippets/sec/{snippet}\n"),
 }
 
 
@@ -348,6 +353,37 @@ def test_misspelled_load_names_page_line_and_the_closest_snippet(broken_pages_lo
 @pytest.mark.parametrize("page", ["case_link_ref", "case_link_page", "case_link_anchor"])
 def test_missing_internal_link_or_anchor_fails_the_build(broken_pages_log, page):
     assert re.search(rf"sec/{page}\.md(:\d+)?: (WARNING|ERROR): ", broken_pages_log), broken_pages_log
+
+
+def test_differs_from_with_a_missing_or_the_own_program_fails_the_build(broken_pages_log):
+    assert re.search(r"sec/case_differs_missing\.md:\d+: WARNING: ':differs-from: \.\./\.\./snippets/sec/gone\.py' does not exist",
+                     broken_pages_log), broken_pages_log
+    assert re.search(r"sec/case_differs_self\.md:\d+: WARNING: ':differs-from: .*' names the cell's own program",
+                     broken_pages_log), broken_pages_log
+
+
+def test_differs_from_highlights_the_changed_lines_in_both_languages(fixture_project, build_project, tmp_path):
+    """kb.differences: the lines of a cell's program that differ from another program are highlighted,
+    and a line above the code says how many, against which program, in the build's language."""
+    project = fixture_project()
+    base = (project / "snippets" / "sec" / "jax_side.py").read_text()
+    changed = base.replace("jnp.arange(4).sum()", "jnp.arange(4).sum()  # the one changed line")
+    assert changed != base
+    (project / "snippets" / "sec" / "jax_variant.py").write_text(changed)
+    _add_pages(project, {"variant": PAGE.format(title="Variant", snippet="jax_variant.py").replace(
+        ":load: ../../snippets/sec/jax_variant.py\n",
+        ":load: ../../snippets/sec/jax_variant.py\n:differs-from: ../../snippets/sec/jax_side.py\n")})
+    assert build_project(project).returncode == 0
+    zh_build = build_project(project, language="zh_CN")
+    assert zh_build.returncode == 0, log(zh_build)
+    en = (tmp_path / "out" / "en" / "sec" / "variant.html").read_text(encoding="utf-8")
+    zh = (tmp_path / "out" / "zh_CN" / "sec" / "variant.html").read_text(encoding="utf-8")
+    highlighted = re.findall(r'<span class="hll">(.*?)\n</span>', en)
+    assert len(highlighted) == 1 and "the one changed line" in re.sub(r"<[^>]+>", "", highlighted[0]), highlighted
+    note = lambda html: re.sub(r"<[^>]+>", "", re.search(r'<p class="kb-differs-from">(.*?)</p>', html, re.S).group(1))  # noqa: E731
+    assert note(en) == "Highlighted: the line that differs from jax_side.py.", note(en)
+    assert note(zh) == "高亮的一行与 jax_side.py 不同。", note(zh)
+    assert 'href="page.html"' in re.search(r'<p class="kb-differs-from">(.*?)</p>', en, re.S).group(1)  # the page that shows it
 
 
 def _edit_translation(project, old, new):

@@ -37,6 +37,7 @@ doctree-read       500   provenance.add_provenance
 doctree-read       500   floors.add_floors
 doctree-read       500   accelerator_runs.add_accelerator_runs
 doctree-read       500   backend_status.add_backend_lines
+doctree-read       500   differences.highlight_differences
 doctree-read       500   downloads.add_downloads
 doctree-read       500   downloads.add_section_archive
 doctree-read       500   api_links.link_api_names
@@ -82,6 +83,8 @@ Making every page an executed, checked program:
   and the status page's table of every page against every backend.
 - ``kb.tabs``: adjacent ``:tab:`` cells become one synced tab set.
 - ``kb.figures``: figures are SVG with text as text, and their words are translated.
+- ``kb.differences``: ``:differs-from:`` highlights the lines in which a cell's program differs
+  from another program.
 
 What a reader of the two-language site meets:
 
@@ -118,6 +121,7 @@ MODULES = (
     "kb.backend_status",
     "kb.tabs",
     "kb.figures",
+    "kb.differences",
     "kb.downloads",
     "kb.markdown",
     "kb.api_links",
