@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from kb.common import BOX_CLASS
+from kb.page import BOX_CLASS
 from kb.run.snippet import starts_jax
 from tools.catalogs import (catalogs, english_interface_words, figure_word_problems, heading_glosses, site_figure_words,
                             untranslated_figure_words)

@@ -33,7 +33,7 @@ from docutils import nodes
 from sphinx.util import logging
 
 from .mode import shows_outputs
-from .common import cell_options, code_cells
+from .page import cell_options, code_cells
 from .run.plan import snippet_digest
 from .run.snippet import is_timing, starts_jax_in_children
 from .translations import _, separator

@@ -37,7 +37,7 @@ from sphinx.transforms import SphinxTransform
 
 from sphinx.util import logging
 
-from .common import ancestors, cell_options
+from .page import ancestors, cell_options
 
 logger = logging.getLogger(__name__)
 
