@@ -39,7 +39,7 @@ from .run.snippet import is_timing, starts_jax_in_children
 from .translations import _, separator
 
 logger = logging.getLogger(__name__)
-BOX_CLASS = "kb-accelerator-run"
+ACCELERATOR_RUN_CLASS = "kb-accelerator-run"
 
 
 @lru_cache(maxsize=4)
@@ -130,7 +130,7 @@ def add_accelerator_runs(app, doctree: nodes.document) -> None:
             row = shown_row(report, snippet, digest, children)
             if row is None:
                 continue
-            box = nodes.container(classes=[BOX_CLASS])
+            box = nodes.container(classes=[ACCELERATOR_RUN_CLASS])
             box += nodes.paragraph(text=label(report, row))
             box += nodes.literal_block(row["stdout"].rstrip("\n"), row["stdout"].rstrip("\n"), language="none")
             boxes.append(box)

@@ -1,6 +1,6 @@
 """kb.page: a page's parts that several kb modules use, defined once.
 
-1. The box near the top of a page that says how it was built: ``BOX_CLASS`` marks it and
+1. The box near the top of a page that says how it was built: ``HEADER_CLASS`` marks it and
    ``header_box(doctree)`` finds it, or creates it right after the page title. Its lines fill
    named slots, ordered here and only here (``HEADER_SLOTS``: what the build ran with, the
    oldest releases the programs run on, each accelerator run, the downloads);
@@ -25,7 +25,7 @@ from typing import Any, Iterable
 
 from docutils import nodes
 
-BOX_CLASS = "kb-provenance"
+HEADER_CLASS = "kb-header"
 # The header box's lines, top to bottom: the only place that orders them.
 HEADER_SLOTS = ("ran-with", "runs-on", "accelerators", "downloads")
 
@@ -69,7 +69,7 @@ def ancestors(node: nodes.Node) -> Iterable[nodes.Node]:
 
 def in_header_box(node: nodes.Node) -> bool:
     """Whether ``node`` lies anywhere inside the header box (the folded downloads list included)."""
-    return any(BOX_CLASS in parent.get("classes", []) for parent in ancestors(node))
+    return any(HEADER_CLASS in parent.get("classes", []) for parent in ancestors(node))
 
 
 def header_box(doctree: nodes.document, create: bool = True) -> nodes.container | None:
@@ -88,11 +88,11 @@ def header_box(doctree: nodes.document, create: bool = True) -> nodes.container 
     (['title', 'container', 'paragraph'], True)
     """
     for node in doctree.findall(nodes.container):
-        if BOX_CLASS in node.get("classes", []):
+        if HEADER_CLASS in node.get("classes", []):
             return node
     if not create:
         return None
-    box = nodes.container(classes=[BOX_CLASS])
+    box = nodes.container(classes=[HEADER_CLASS])
     section = next(iter(doctree.findall(nodes.section)), None)
     if section is None:
         doctree.insert(0, box)

@@ -46,7 +46,7 @@ from sphinx.errors import ExtensionError
 from docutils import nodes
 
 from .glossary import alternatives, glossary_path, glossary_rows
-from .page import BOX_CLASS
+from .page import HEADER_CLASS
 from .translations import _
 
 INDEX_RE = re.compile(r"\A\s*Search\.setIndex\((.*)\)\s*;?\s*\Z", re.S)
@@ -279,13 +279,13 @@ def keep_build_box_out(app, doctree, docname) -> None:
 
     >>> from docutils.utils import new_document
     >>> doc = new_document("page")
-    >>> doc += nodes.container("", nodes.paragraph(text="jaxlib 0.12 on TPU v5e"), classes=[BOX_CLASS])
+    >>> doc += nodes.container("", nodes.paragraph(text="jaxlib 0.12 on TPU v5e"), classes=[HEADER_CLASS])
     >>> keep_build_box_out(None, doc, "page")
     >>> doc[0]["classes"]
-    ['kb-provenance', 'no-search']
+    ['kb-header', 'no-search']
     """
     for box in doctree.findall(nodes.container):
-        if BOX_CLASS in box["classes"] and NO_SEARCH not in box["classes"]:
+        if HEADER_CLASS in box["classes"] and NO_SEARCH not in box["classes"]:
             box["classes"].append(NO_SEARCH)
 
 
