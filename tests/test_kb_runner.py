@@ -19,7 +19,7 @@ def _run(tmp_path, code, name="snippets/sec/a.py", timeout=60, env=None):
     old = dict(os.environ)
     os.environ.update(env or {})
     try:
-        return runner.run_snippet(runner.job(path, tmp_path), timeout)
+        return runner.run_one(runner.job(path, tmp_path), timeout)
     finally:
         os.environ.clear()
         os.environ.update(old)

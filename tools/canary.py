@@ -287,7 +287,7 @@ def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[s
     from kb.run.runner import run_all
     from kb.run.store import good_record, read_record, record_path
 
-    from .run_snippets import site_jobs
+    from .shards import site_jobs
 
     versions, requires, modules = installed_graph()
     changed = {n: [base_versions.get(n), v] for n, v in versions.items() if base_versions.get(n) != v}

@@ -45,7 +45,7 @@ from kb.run.noise import BY_ID, split  # noqa: E402
 from kb.run.plan import page_loads, pages_of, snippet_digest  # noqa: E402
 from kb.run.policy import batch_group, lane  # noqa: E402
 from kb.run.process import RUNNER, WARNINGS_AS_ERRORS, reader_environment  # noqa: E402
-from kb.run.runner import Job, job, run_all, run_snippet  # noqa: E402
+from kb.run.runner import Job, job, run_all, run_one  # noqa: E402
 from kb.run.snippet import cpu_by_design, is_timing, pins_own_process, starts_jax  # noqa: E402
 from kb.run.store import environment, pinned_versions, problem  # noqa: E402
 
@@ -292,7 +292,7 @@ def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, 
                         keep(again)
 
     def _cold(j: Job) -> dict:
-        r = run_snippet(j, timeout, alone=True)
+        r = run_one(j, timeout, alone=True)
         return {k: r[k] for k in ("returncode", "timed_out", "seconds", "stdout", "stderr", "figures", "error_line", "ran_with")}
 
     in_groups(groups, alone=False)

@@ -1,6 +1,6 @@
 """kb.run.runner: every snippet runs once per content, alone in a fresh process, as a reader runs it.
 
-1. ``run_snippet(job, ...)`` runs one program the way a reader does (``python snippets/x/y.py``):
+1. ``run_one(job, ...)`` runs one program the way a reader does (``python snippets/x/y.py``):
    a fresh process under a reader's conditions (``kb.run.process``: the build's interpreter, the
    build's environment without its own settings, deprecations as errors; the child script is
    ``kb/run/child.py``), an empty temporary working directory, no standard input. A program still
@@ -26,7 +26,7 @@
    earlier record counts 1 s; ties by name), so the same inputs always give the same split.
 
 Which snippets run is the caller's: the build (``kb.execution.site_jobs``, from the pages Sphinx
-found), the shards (``tools/run_snippets.py``) and a machine's pass (``tools/machine_report.py``).
+found), the shards (``tools/shards.py``) and a machine's pass (``tools/machine_report.py``).
 
 Why our own code: a snippet is a script, and a reader runs it with ``python``; a Jupyter kernel
 per snippet (nbclient, jupyter-cache's executors) would add a kernel start to each of hundreds of
@@ -67,7 +67,7 @@ def job(path: Path, root: Path) -> Job:
     return Job(path, name, record_key(path.read_bytes(), environment(), RUNNER))
 
 
-def run_snippet(item: Job, timeout: float, alone: bool = False, servers: Servers | None = None) -> dict[str, Any]:
+def run_one(item: Job, timeout: float, alone: bool = False, servers: Servers | None = None) -> dict[str, Any]:
     """Run one snippet in a fresh process (cold, or forked by ``servers``) and return its record (not yet written)."""
     env = environment()
     with tempfile.TemporaryDirectory(prefix="kb-run-") as work:
@@ -213,7 +213,7 @@ def run_all(items: Iterable[Job], folder: Path, *, timeout: float, workers: int 
 
     def one(item: Job, alone: bool = False) -> dict[str, Any]:
         try:
-            return run_snippet(item, timeout, alone=alone, servers=servers)
+            return run_one(item, timeout, alone=alone, servers=servers)
         finally:
             servers.done(servers.preludes[item])
 
