@@ -36,6 +36,10 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
+
+if TYPE_CHECKING:  # Python 3.11's; only read by a type checker (annotations are not evaluated here)
+    from typing import NotRequired
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
@@ -176,7 +180,33 @@ def reclassify(path: Path, controls: list[Path]) -> dict:
     return report
 
 
-def _row(record: dict, pages: list[str], differs, accelerator: bool, how: str) -> dict:
+class ReportRow(TypedDict):
+    """One snippet's row of a report (``snippets``), its keys in the order of the JSON: the one place
+    that spells a row's shape. ``_row`` builds it (a type checker holds its literal to this type,
+    ``tests/test_machine_report.py`` its keys and their order); ``kb.accelerator_runs`` and
+    ``kb.backend_status`` read it."""
+
+    snippet: str
+    sha256: str  # of the program's bytes (kb.run.plan.snippet_digest)
+    pages: list[str]
+    outcome: str  # ok, fell back to the CPU, not installed here, timed out, failed, versions differ
+    error: str | None  # kb.run.store.problem
+    error_line: int | None
+    backend: str | None  # the backend the program started (None: it started none)
+    device: str | None
+    cpu_by_design: bool  # a marked CPU pin ("# CPU by design: <reason>")
+    packages: dict[str, str]  # the versions it imported
+    seconds: float
+    alone: bool
+    how: str  # process, alone, or batch (a shared process)
+    noise: list[str]  # the ids of the platform messages in its stderr (kb.run.noise)
+    first_try: NotRequired[str]  # why its first run, in a shared process, failed (it then ran alone)
+    stdout: str
+    figures: NotRequired[list[str]]  # its figures' SVG
+    cpu_evidence: NotRequired[str]  # why a failure is "versions differ" (versions_differ adds it)
+
+
+def _row(record: dict, pages: list[str], differs, accelerator: bool, how: str) -> ReportRow:
     ran = record.get("ran_with") or {}
     devices = ran.get("devices") or []
     path = ROOT / record["snippet"]
