@@ -35,7 +35,7 @@ extensions = [
 templates_path = [str(DOCS / "_templates")]
 
 # --- Pages (relative to the source directory) -------------------------------------------------
-# What is a page: every .md under the source directory except these (kb.common.source_pages).
+# What is a page: every .md under the source directory except these (kb.page.source_pages).
 exclude_patterns = ["_build", "_data", "_ext", "_root", "_templates", "locales", "**/.ipynb_checkpoints"]
 source_suffix = {".md": "myst-nb"}
 root_doc = "index"

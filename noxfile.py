@@ -152,10 +152,10 @@ def docs(session: nox.Session) -> None:
     if shard:
         if "--shard" not in shard:
             session.error("--out goes with --shard K/N")
-        session.run(python, "-m", "tools.run_snippets", *shard, external=True)
+        session.run(python, "-m", "tools.shards", *shard, external=True)
         return
     if records:
-        session.run(python, "-m", "tools.run_snippets", "--import", *records, external=True)
+        session.run(python, "-m", "tools.shards", "--import", *records, external=True)
         rest = ["-D", "kb_mode=render", *rest]
     build_docs(session, bin_dir, HTML, *rest)
 

@@ -175,13 +175,13 @@ def test_no_console_errors_and_no_external_requests(page, server, path):
 @pytest.mark.parametrize("language, query", [("zh_CN", "pytree"), ("en", "tree")])
 def test_search_summaries_come_from_prose(page, server, language, query):
     """A result's summary quotes the page's prose: not the header buttons (亮色 暗色), nor the
-    programs' file names in the provenance box, even when the query matches those."""
+    programs' file names in the header box, even when the query matches those."""
     page.goto(f"{server}/{language}/search.html?q={quote(query)}")
     page.wait_for_selector("#search-results p.context")
     page.wait_for_timeout(500)  # summaries arrive one by one
     summaries = page.eval_on_selector_all("#search-results p.context", "els => els.map(e => e.textContent)")
     assert summaries, f"{query!r}: no summaries"
-    programs = {p.name for p in SNIPPETS.rglob("*.py")}  # the provenance box lists these
+    programs = {p.name for p in SNIPPETS.rglob("*.py")}  # the header box lists these
     for text in summaries:
         named = programs & set(re.findall(r"\w+\.py\b", text))
         assert not named, f"{query!r}: a program's file name in the summary: {text!r}"

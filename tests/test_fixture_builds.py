@@ -266,14 +266,14 @@ def test_two_shards_then_a_render_that_runs_nothing(fixture_project, build_proje
     shards = []
     for k in (1, 2):
         folder = tmp_path / f"shard-{k}"
-        result = subprocess.run([sys.executable, "-m", "tools.run_snippets", "--shard", f"{k}/2", "--out", str(folder),
+        result = subprocess.run([sys.executable, "-m", "tools.shards", "--shard", f"{k}/2", "--out", str(folder),
                                  "--docs", str(project / "docs"), "--store", str(tmp_path / "empty")],
                                 capture_output=True, text=True, cwd=ROOT)
         assert result.returncode == 0, log(result)
         shards.append(sorted(p.name.rsplit("-", 1)[0] for p in folder.rglob("*.json")))
     assert sorted(shards[0] + shards[1]) == ["figure", "jax_side", "torch_side"] and all(shards), shards
     store = tmp_path / "gathered"
-    imported = subprocess.run([sys.executable, "-m", "tools.run_snippets", "--import", str(tmp_path / "shard-1"),
+    imported = subprocess.run([sys.executable, "-m", "tools.shards", "--import", str(tmp_path / "shard-1"),
                                str(tmp_path / "shard-2"), "--store", str(store)], capture_output=True, text=True, cwd=ROOT)
     assert imported.returncode == 0 and "imported 3 records" in imported.stdout, log(imported)
     render = build_project(project, out=tmp_path / "render" / "en", records=store, extra=("-D", "kb_mode=render"))

@@ -19,7 +19,7 @@ from kb.run.noise import split  # noqa: E402
 from kb.run.plan import page_loads, pages_of  # noqa: E402
 from kb.run.policy import batch_group, lane  # noqa: E402
 from kb.run.process import WARNINGS_AS_ERRORS, reader_environment  # noqa: E402
-from kb.run.runner import Job, run_snippet  # noqa: E402
+from kb.run.runner import Job, run_one  # noqa: E402
 from kb.run.store import problem  # noqa: E402
 
 
@@ -57,10 +57,10 @@ NOISY = '''
 
 
 def test_platform_noise_is_recorded_and_does_not_fail_a_run_but_the_programs_own_warning_does(tmp_path):
-    quiet = run_snippet(_job(tmp_path, "noisy", NOISY), timeout=60)
+    quiet = run_one(_job(tmp_path, "noisy", NOISY), timeout=60)
     assert "Transparent hugepages" in quiet["stderr"]  # the record keeps what the program wrote
     assert split(quiet["stderr"])[1] == ["tpu-hugepages"] and problem(quiet) is None
-    own = run_snippet(_job(tmp_path, "own", textwrap.dedent(NOISY) + "warnings.warn('mine')\n"), timeout=60)
+    own = run_one(_job(tmp_path, "own", textwrap.dedent(NOISY) + "warnings.warn('mine')\n"), timeout=60)
     assert split(own["stderr"])[1] == ["tpu-hugepages"]
     assert problem(own).startswith("wrote to stderr:") and "mine" in problem(own)
 

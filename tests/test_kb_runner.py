@@ -19,7 +19,7 @@ def _run(tmp_path, code, name="snippets/sec/a.py", timeout=60, env=None):
     old = dict(os.environ)
     os.environ.update(env or {})
     try:
-        return runner.run_snippet(runner.job(path, tmp_path), timeout)
+        return runner.run_one(runner.job(path, tmp_path), timeout)
     finally:
         os.environ.clear()
         os.environ.update(old)
@@ -58,6 +58,14 @@ def test_a_figure_is_svg_with_its_place_in_stdout(tmp_path):
     assert figure["offset"] == len("before\n") and ">A line</text>" in figure["svg"]
     kinds = [o["output_type"] for o in reader.notebook_outputs(record)]
     assert kinds == ["stream", "display_data", "stream"]
+
+
+def test_a_record_has_the_fields_of_its_type_in_their_order(tmp_path):
+    """``store.Record`` spells a record's shape once: the runner's record and its JSON file follow it."""
+    record = _run(tmp_path, '"""Prints."""\nprint(1)\n')
+    assert tuple(record) == store.FIELDS == tuple(store.Record.__annotations__)
+    path = store.write_record(tmp_path / "store", record)
+    assert tuple(json.loads(path.read_text(encoding="utf-8"))) == store.FIELDS
 
 
 def test_records_are_written_whole_and_a_partial_one_is_not_trusted(tmp_path):

@@ -77,7 +77,7 @@ def test_the_build_box_stays_out_of_the_index():
     from sphinx.search.en import SearchEnglish
 
     doc = new_document("page")
-    doc += nodes.container("", nodes.paragraph(text="jaxlib 0.12 on TPU v5e"), classes=[search.BOX_CLASS])
+    doc += nodes.container("", nodes.paragraph(text="jaxlib 0.12 on TPU v5e"), classes=[search.HEADER_CLASS])
     doc += nodes.paragraph(text="gradients")
     search.keep_build_box_out(None, doc, "page")
     collector = WordCollector(doc, SearchEnglish({}))

@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 
+from tools.machine_report import ReportRow
 from tools.site import ROOT
 
 
@@ -28,6 +29,8 @@ def test_it_writes_a_dated_report_of_each_snippet(tmp_path):
     assert row["packages"]["jax"] == report["installed"]["jax"] and row["seconds"] > 0
     assert report["counts"] == {"ok": 1} and report["differs_from_pins"] == {}  # this is the pinned environment
     assert "| `snippets/core/cf_switch.py` | ok | cpu |" in (tmp_path / report_file.name.replace(".json", ".md")).read_text()
+    keys = list(ReportRow.__annotations__)  # the row's type: its keys, in their order
+    assert list(row) == [key for key in keys if key in row] and set(keys) - set(row) <= {"first_try", "figures", "cpu_evidence"}
 
 
 def _report(python: str, jax: str, backends: list[str], rows: list[dict]) -> dict:

@@ -17,7 +17,7 @@ import pytest
 from tools.site import ROOT, SNIPPETS, SOURCE_LANGUAGE
 
 from kb.reader import notebook_outputs  # noqa: E402 (tools.site makes docs/_ext importable)
-from kb.run.runner import job, run_snippet  # noqa: E402
+from kb.run.runner import job, run_one  # noqa: E402
 from kb.run.snippet import TIMINGS, is_timing  # noqa: E402
 from kb.run.store import read_record  # noqa: E402
 
@@ -65,7 +65,7 @@ def test_two_runs_of_a_page_give_the_same_outputs(site, name):
     assert name in report["pages"][PAGE]
     built = read_record(Path(report["records"][name]))
     assert built is not None and built["stdout"], f"{name}: the build's record is missing"
-    again = run_snippet(job(ROOT / name, ROOT), timeout=300)
+    again = run_one(job(ROOT / name, ROOT), timeout=300)
     first, second = comparable(notebook_outputs(built), ROOT / name), comparable(notebook_outputs(again), ROOT / name)
     assert first == second, f"{name}:\n  built: {first}\n  again: {second}"
 

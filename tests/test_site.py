@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from kb.common import BOX_CLASS
+from kb.page import HEADER_CLASS
 from kb.run.snippet import starts_jax
 from tools.catalogs import (catalogs, english_interface_words, figure_word_problems, heading_glosses, site_figure_words,
                             untranslated_figure_words)
@@ -52,21 +52,21 @@ def test_every_code_cell_is_a_snippet(site, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_provenance_once_per_executed_page(site, language):
+def test_header_box_once_per_executed_page(site, language):
     jax_version = importlib.metadata.version("jax")
     for page in built_pages(site, language):
         text = page.read_text(encoding="utf-8")
-        boxes = text.count(f'class="{BOX_CLASS}')
+        boxes = text.count(f'class="{HEADER_CLASS}')
         if cell_sources(page):
-            assert boxes == 1, f"{page}: {boxes} provenance boxes, expected 1"
-            box = text[text.index(f'class="{BOX_CLASS}'):][:800]
+            assert boxes == 1, f"{page}: {boxes} header boxes, expected 1"
+            box = text[text.index(f'class="{HEADER_CLASS}'):][:800]
             if any(starts_jax(source) for source in cell_sources(page)):  # JAX in the program's own process
                 assert f"jax {jax_version}" in box, f"{page}: provenance does not name jax {jax_version}"
                 assert re.search(r"(CPU|GPU|NVIDIA|TPU)[^<]*×\d+", box), f"{page}: provenance names no devices"
             else:  # its programs start JAX only in child processes (xla/tflag_where.py): no empty slot
                 assert ", , " not in box and "、；" not in box, f"{page}: provenance has an empty package list"
         else:
-            assert boxes == 0, f"{page}: provenance on a page without code"
+            assert boxes == 0, f"{page}: a header box on a page without code"
 
 
 @pytest.mark.parametrize("language", TRANSLATIONS)

@@ -32,7 +32,7 @@ def test_no_platform_pin_without_its_reason(path):
 
 @functools.cache
 def _site_pages() -> dict:
-    from tools.run_snippets import site_jobs  # the build's own answer to "which pages load this snippet"
+    from tools.shards import site_jobs  # the build's own answer to "which pages load this snippet"
 
     return site_jobs(DOCS)[0]
 

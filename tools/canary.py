@@ -52,6 +52,7 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
+from typing import NotRequired, TypedDict
 
 import conf
 
@@ -230,18 +231,31 @@ def drift_message(stderr: str) -> str | None:
     return None
 
 
-def entry(record: dict | None, snippet_bytes: bytes) -> dict:
+class Entry(TypedDict):
+    """One snippet's line of a report (``snippets``), its keys in the order of the JSON: the one
+    place that spells its shape (``entry`` and ``run_inside`` build it; a floor report keeps it
+    without ``seconds``, ``floor_summary``, and ``kb.floors`` reads that)."""
+
+    status: str  # pass, fail, not affected
+    sha256: str  # of the snippet's bytes
+    seconds: NotRequired[float]  # a run's (pass, fail)
+    error: NotRequired[str]  # why it failed (kb.run.store.problem), or that no record was written
+    line: NotRequired[int | None]  # the snippet's line where the exception escaped
+    drift: NotRequired[str | None]  # the message of an API drift (drift_message)
+
+
+def entry(record: dict | None, snippet_bytes: bytes) -> Entry:
     """One snippet's line of the report."""
     from kb.run.store import problem
 
     sha = hashlib.sha256(snippet_bytes).hexdigest()
     if record is None:
-        return {"status": "fail", "sha256": sha, "error": "no record was written (the runner lost it)", "drift": None}
+        return Entry(status="fail", sha256=sha, error="no record was written (the runner lost it)", drift=None)
     reason = problem(record)
     if reason is None:
-        return {"status": "pass", "sha256": sha, "seconds": record["seconds"]}
-    return {"status": "fail", "sha256": sha, "seconds": record["seconds"], "error": reason[:300],
-            "line": record.get("error_line"), "drift": drift_message(record["stderr"])}
+        return Entry(status="pass", sha256=sha, seconds=record["seconds"])
+    return Entry(status="fail", sha256=sha, seconds=record["seconds"], error=reason[:300],
+                 line=record.get("error_line"), drift=drift_message(record["stderr"]))
 
 
 # --------------------------------------------------------------------------------------------
@@ -287,7 +301,7 @@ def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[s
     from kb.run.runner import run_all
     from kb.run.store import good_record, read_record, record_path
 
-    from .run_snippets import site_jobs
+    from .shards import site_jobs
 
     versions, requires, modules = installed_graph()
     changed = {n: [base_versions.get(n), v] for n, v in versions.items() if base_versions.get(n) != v}
@@ -306,12 +320,12 @@ def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[s
           f"{len(kept)} of them passed before exactly as they are now, {len(runs) - len(kept)} to run", flush=True)
     run_all([job for name, job in runs.items() if name not in kept], records_dir, timeout=conf.kb_snippet_timeout,
             done=lambda r: print(f"[canary] {r['snippet']}: {'ok' if r['returncode'] == 0 else 'FAILED'}", flush=True))
-    snippets = {}
+    snippets: dict[str, Entry] = {}
     for name, job in jobs.items():
         if name in runs:
             snippets[name] = entry(read_record(record_path(records_dir, name, job.key)), job.path.read_bytes())
         elif only is None or name in only:
-            snippets[name] = {"status": "not affected", "sha256": hashlib.sha256(job.path.read_bytes()).hexdigest()}
+            snippets[name] = Entry(status="not affected", sha256=hashlib.sha256(job.path.read_bytes()).hexdigest())
     return {"versions": {n: versions[n] for n in sorted(versions) if n in base_versions or n in changed},
             "changed": changed, "touched": sorted(touched), "pages": pages, "snippets": snippets}
 

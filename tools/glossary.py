@@ -27,7 +27,7 @@ from pathlib import Path
 
 from .site import ROOT
 
-from kb.common import alternatives, glossary_rows  # noqa: E402
+from kb.glossary import alternatives, glossary_rows  # noqa: E402
 
 GLOSSARY = ROOT / "docs" / "_data" / "glossary.tsv"
 FIELDS = ["english", "chinese", "gloss", "display", "note", "search"]

@@ -36,6 +36,10 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
+
+if TYPE_CHECKING:  # Python 3.11's; only read by a type checker (annotations are not evaluated here)
+    from typing import NotRequired
 
 ROOT = Path(__file__).resolve().parent.parent
 # Run as a script by the machine's own Python, without the site's environment or conf.py (LAYOUT.md, "Imports").
@@ -46,7 +50,7 @@ from kb.run.noise import BY_ID, split  # noqa: E402
 from kb.run.plan import page_loads, pages_of, snippet_digest  # noqa: E402
 from kb.run.policy import batch_group, lane  # noqa: E402
 from kb.run.process import RUNNER, WARNINGS_AS_ERRORS, reader_environment  # noqa: E402
-from kb.run.runner import Job, job, run_all, run_snippet  # noqa: E402
+from kb.run.runner import Job, job, run_all, run_one  # noqa: E402
 from kb.run.snippet import cpu_by_design, is_timing, pins_own_process, starts_jax  # noqa: E402
 from kb.run.store import environment, pinned_versions, problem  # noqa: E402
 
@@ -177,7 +181,33 @@ def reclassify(path: Path, controls: list[Path]) -> dict:
     return report
 
 
-def _row(record: dict, pages: list[str], differs, accelerator: bool, how: str) -> dict:
+class ReportRow(TypedDict):
+    """One snippet's row of a report (``snippets``), its keys in the order of the JSON: the one place
+    that spells a row's shape. ``_row`` builds it (a type checker holds its literal to this type,
+    ``tests/test_machine_report.py`` its keys and their order); ``kb.accelerator_runs`` and
+    ``kb.backend_status`` read it."""
+
+    snippet: str
+    sha256: str  # of the program's bytes (kb.run.plan.snippet_digest)
+    pages: list[str]
+    outcome: str  # ok, fell back to the CPU, not installed here, timed out, failed, versions differ
+    error: str | None  # kb.run.store.problem
+    error_line: int | None
+    backend: str | None  # the backend the program started (None: it started none)
+    device: str | None
+    cpu_by_design: bool  # a marked CPU pin ("# CPU by design: <reason>")
+    packages: dict[str, str]  # the versions it imported
+    seconds: float
+    alone: bool
+    how: str  # process, alone, or batch (a shared process)
+    noise: list[str]  # the ids of the platform messages in its stderr (kb.run.noise)
+    first_try: NotRequired[str]  # why its first run, in a shared process, failed (it then ran alone)
+    stdout: str
+    figures: NotRequired[list[str]]  # its figures' SVG
+    cpu_evidence: NotRequired[str]  # why a failure is "versions differ" (versions_differ adds it)
+
+
+def _row(record: dict, pages: list[str], differs, accelerator: bool, how: str) -> ReportRow:
     ran = record.get("ran_with") or {}
     devices = ran.get("devices") or []
     path = ROOT / record["snippet"]
@@ -296,7 +326,7 @@ def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, 
                         keep(again)
 
     def _cold(j: Job) -> dict:
-        r = run_snippet(j, timeout, alone=True)
+        r = run_one(j, timeout, alone=True)
         return {k: r[k] for k in ("returncode", "timed_out", "seconds", "stdout", "stderr", "figures", "error_line", "ran_with")}
 
     in_groups(groups, alone=False)

@@ -15,7 +15,7 @@ CPU (``jax.default_backend() == "cpu"``), or in numbers read from HLO text or
 ``cost_analysis()``, is the emulation's, not the accelerator's.
 
 **How they run.** As the build runs them (``kb.run.runner.run_all``): the pages' snippets
-(``tools.run_snippets.site_jobs``), each in its own process and its own ``__main__``, in an
+(``tools.shards.site_jobs``), each in its own process and its own ``__main__``, in an
 empty working directory, the build's environment without ``JAX_*``/``XLA_*``/``KB_*``, with
 deprecation and future warnings as errors, forked after their opening imports where the build
 forks them; as many at once as the machine has cores (``--jobs``). The child is
@@ -87,8 +87,8 @@ from typing import Any, Callable, Iterable, Iterator
 
 import conf
 
-from .run_snippets import parse_shard
-from .run_snippets import site_jobs as pages_jobs
+from .shards import parse_shard
+from .shards import site_jobs as pages_jobs
 from .site import DOCS, ROOT
 
 import kb.run.process as process  # noqa: E402
@@ -281,7 +281,7 @@ def emulating(mode: str | None) -> Iterator[None]:
     if mode not in MODES:
         raise ValueError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
     with tempfile.TemporaryDirectory(prefix="kb-precision-") as folder:
-        wrapper = Path(folder) / f"run_snippet_{mode}.py"
+        wrapper = Path(folder) / f"child_{mode}.py"
         wrapper.write_text(WRAPPER.format(precision=str(Path(precision.__file__).resolve()), mode=mode,
                                           child=str(process.CHILD)), encoding="utf-8")
         saved, process.CHILD = process.CHILD, wrapper

@@ -65,7 +65,7 @@ def source_pages(docs: Path = DOCS) -> list[str]:
     >>> "core/jit" in source_pages(), "locales/zh_CN/LC_MESSAGES/core/jit" in source_pages()
     (True, False)
     """
-    from kb.common import source_pages as discover
+    from kb.page import source_pages as discover
 
     return discover(docs, conf.exclude_patterns, conf.source_suffix)
 

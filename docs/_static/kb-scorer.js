@@ -172,13 +172,13 @@ if (typeof Search !== "undefined") kbRankForQuestions();
 else document.addEventListener("DOMContentLoaded", kbRankForQuestions);
 
 /* 5: a result's summary comes from the page's prose. Sphinx takes it from the whole [role=main]
-   element, which here also holds the header buttons (亮色 暗色 ...), the provenance box (versions
+   element, which here also holds the header buttons (亮色 暗色 ...), the header box (versions
    and the programs' file names), code cells, the previous/next links and the backend status
    table (program file names by page, on reference/backends): drop those first. */
 document.addEventListener("DOMContentLoaded", () => {
   if (typeof Search === "undefined" || typeof Search.htmlToText !== "function") return;
   const htmlToText = Search.htmlToText;
-  const notProse = [".kb-provenance", ".kb-backends-table", ".bd-header-article", ".prev-next-area", ".bd-footer-content",
+  const notProse = [".kb-header", ".kb-backends-table", ".bd-header-article", ".prev-next-area", ".bd-footer-content",
                     ".bd-sidebar-secondary", "div.cell_input", "div.cell_output", ".onlyprint"];
   Search.htmlToText = (htmlString, anchor) => {
     const page = new DOMParser().parseFromString(htmlString, "text/html");

@@ -102,7 +102,8 @@ What a reader of the two-language site meets:
 - ``kb.search_zh``: Chinese search (jieba, a glossary dictionary, the query splitter).
 - ``kb.api_links``: API names in prose link to the official reference.
 
-Shared constants and helpers live in ``kb.common``.
+Shared helpers: ``kb.page`` (the header box, code cells, the pages of a source tree) and
+``kb.glossary`` (the glossary's one reader).
 """
 
 from __future__ import annotations

@@ -41,13 +41,13 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
 from .mode import shows_outputs
-from .common import cell_options, code_cells
+from .page import cell_options, code_cells
 from .run.plan import snippet_digest
 from .run.snippet import is_timing, starts_jax_in_children
 from .translations import _, separator
 
 logger = logging.getLogger(__name__)
-BOX_CLASS = "kb-accelerator-run"
+ACCELERATOR_RUN_CLASS = "kb-accelerator-run"
 FIGURES_CLASS = "kb-accelerator-figures"  # a run's figures, from the cell (translated) to its box
 
 
@@ -173,7 +173,7 @@ def add_accelerator_runs(app, doctree: nodes.document) -> None:
                    if FIGURES_CLASS in holder.get("classes", [])}
         boxes = []
         for run, (report, row) in enumerate(shown_runs(app, cell)):
-            box = nodes.container(classes=[BOX_CLASS])
+            box = nodes.container(classes=[ACCELERATOR_RUN_CLASS])
             box += nodes.paragraph(text=label(report, row))
             box += nodes.literal_block(row["stdout"].rstrip("\n"), row["stdout"].rstrip("\n"), language="none")
             if run in figures:  # translated by kb.figures by now

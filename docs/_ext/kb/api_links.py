@@ -23,7 +23,7 @@ import re
 from docutils import nodes
 from sphinx import addnodes
 
-from .common import ancestors
+from .page import ancestors
 
 ALIASES = {"jnp": "jax.numpy", "lax": "jax.lax", "nnx": "flax.nnx", "jr": "jax.random"}
 JAX_API = "https://docs.jax.dev/en/latest/_autosummary/{name}.html"

@@ -10,7 +10,7 @@
    report's outcome only while the program is the one that ran there (the same sha256): a program
    edited since the run is "changed since the run" and one the report lacks is "not run there";
    both count as not run, never as passed. ``page_counts`` tallies a page's programs.
-3. The header box (``kb.common.put_in_header``) gets one line per accelerator report, after the
+3. The header box (``kb.page.put_in_header``) gets one line per accelerator report, after the
    provenance and floors lines: "TPU v5e, jax 0.10.2, 2026-12-05: 12 of 14 programs ran; 1 failed,
    1 changed since the run" (the report's device, its jax, its date; only what did not pass is
    named), worded in the build's language and linked to the page's row of the status page
@@ -40,7 +40,7 @@ from sphinx.util.docutils import SphinxDirective
 
 from .mode import shows_outputs
 from .accelerator_runs import accelerator_reports
-from .common import put_in_header, loaded_snippets
+from .page import put_in_header, loaded_snippets
 from .run.plan import snippet_digest
 from .translations import _, format_nodes, separator
 

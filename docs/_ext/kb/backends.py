@@ -12,7 +12,7 @@
    to the CPU (a missing CUDA plugin, or a GPU whose memory another process took), which would
    otherwise print CPU figures on pages built "on the GPU". Programs that start no JAX backend
    (PyTorch-only tabs) and those marked CPU by design are not held to it. Empty (the default of
-   ``nox -s docs``): whatever the machine offers, and the provenance box names it.
+   ``nox -s docs``): whatever the machine offers, and the header box names it.
 
 Why our own code: the backend a program used is known only from its run (``kb.run.child``'s note of
 the devices it started), and no Sphinx or MyST-NB extension reads it.

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from sphinx.util import logging
 
-from .common import source_pages
+from .page import source_pages
 from .run.plan import CODE_CELL_RE, FRONT_MATTER_RE, LOAD_RE, is_notebook, scan_code_cells  # noqa: F401 (Sphinx-free, in the run core)
 
 logger = logging.getLogger(__name__)

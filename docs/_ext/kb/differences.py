@@ -29,7 +29,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util import logging
 
-from .common import cell_options, code_cells
+from .page import cell_options, code_cells
 from .run.plan import page_loads, pages_of
 from .translations import _
 

@@ -1,6 +1,6 @@
 """kb.downloads: each page with code offers its programs and itself for download.
 
-1. A page with code cells gets a downloads line in its header box (``kb.common.put_in_header``):
+1. A page with code cells gets a downloads line in its header box (``kb.page.put_in_header``):
    the page as a notebook (``.ipynb``, with its outputs) and as Markdown (``.md``, ``kb.markdown``),
    then each snippet it loads (``.py``, once each, in page order). The list of programs is folded
    (a closed ``<details>``, sphinx-design's dropdown nodes) so that a page with many snippets
@@ -32,7 +32,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx_design.dropdown import dropdown_main, dropdown_title
 
-from .common import put_in_header, loaded_snippets, page_relative
+from .page import put_in_header, loaded_snippets, page_relative
 from .translations import _, format_nodes, separator
 
 NOTEBOOKS = "_kb/notebooks"

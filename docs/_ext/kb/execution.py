@@ -4,7 +4,7 @@
    (``site_jobs``: the pages Sphinx finds, each page's loads as ``kb.cells.check_page`` accepts
    them, one job per snippet however many pages load it, ``kb.run.runner.job``) and looks up each
    snippet's record (``kb.run.store``: keyed by the snippet's bytes and what it runs with).
-   ``site_jobs`` is the one answer for the build and for the shards (``tools/run_snippets.py``);
+   ``site_jobs`` is the one answer for the build and for the shards (``tools/shards.py``);
    the run core takes its jobs from it and knows no pages.
 2. Only the source language's HTML build runs snippets, and only those without a good record
    (``kb.run.runner.run_all``: one pool over the machine's cores, then the timing snippets alone).
@@ -50,7 +50,7 @@ logger = logging.getLogger(__name__)
 def site_jobs(srcdir: Path, snippets_dir: Path, exclude_patterns, source_suffix) -> tuple[dict[str, list[str]], dict[str, Job]]:
     """Every page's snippet names (page order), and each snippet's job, once however many pages load it.
 
-    The one answer for the build (``plan(app)`` below) and for the shards (``tools/run_snippets.py``).
+    The one answer for the build (``plan(app)`` below) and for the shards (``tools/shards.py``).
     """
     root = srcdir.parent
     pages: dict[str, list[str]] = {}

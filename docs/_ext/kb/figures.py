@@ -38,14 +38,14 @@ from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
 from .accelerator_runs import FIGURES_CLASS
-from .common import ancestors, cell_options
+from .page import ancestors, cell_options
 
 logger = logging.getLogger(__name__)
 
 TEXT_RE = re.compile(r"(<text\b[^>]*>)([^<]+)(</text>)")
 COMMENT_RE = re.compile(r"<!-- (.*?) -->")
 WORD_RE = re.compile(r"[A-Za-z\u3400-\u9fff]")
-BOX_CLASS = "kb-figure-strings"
+FIGURE_STRINGS_CLASS = "kb-figure-strings"
 
 
 def svg_strings(svg: str) -> list[str]:
@@ -122,7 +122,7 @@ class FigureStrings(SphinxTransform):
                 logger.warning("a figure needs alt text: add ':alt: <what the figure shows>' to its code cell "
                                "(one sentence: what is plotted against what, and what to notice)",
                                location=(self.env.docname, line))
-            box = nodes.container(classes=[BOX_CLASS], kb_svg=str(path))
+            box = nodes.container(classes=[FIGURE_STRINGS_CLASS], kb_svg=str(path))
             for word in ([alt] if alt else []) + words:
                 para = nodes.paragraph(word, word, kb_msgid=word)
                 para.source, para.line = source, line
@@ -139,7 +139,7 @@ class TranslatedFigures(SphinxTransform):
 
     def apply(self, **kwargs) -> None:
         for box in list(self.document.findall(nodes.container)):
-            if BOX_CLASS not in box.get("classes", []):
+            if FIGURE_STRINGS_CLASS not in box.get("classes", []):
                 continue
             image = box.parent[box.parent.index(box) - 1]
             if isinstance(image, nodes.image):

@@ -11,7 +11,7 @@
    package none of the page's programs uses has no floor. A claim is made only from reports that
    checked the page's snippets **as they are now**: if one was edited or added since (its hash
    differs or it is missing), nothing is said for that package until the canary runs again.
-3. The header box (``kb.common.put_in_header``) gets a line after the provenance line: "Runs on jax
+3. The header box (``kb.page.put_in_header``) gets a line after the provenance line: "Runs on jax
    ≥ A, flax ≥ B (the oldest releases checked, on <date>)", worded in the build's language and
    linking each version to its release on PyPI, and to the migration page's table.
 4. ``{kb-floors-table}`` (on ``reference/migration``) is that table for every page: the floor of
@@ -31,7 +31,7 @@ from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
 from .mode import shows_outputs
-from .common import put_in_header, loaded_snippets
+from .page import put_in_header, loaded_snippets
 from .run.plan import snippet_digest
 from .run.store import pinned_versions
 from .translations import _, separator

@@ -37,7 +37,7 @@ from pathlib import Path
 from docutils import nodes
 from sphinx_markdown_builder.translator import MarkdownTranslator
 
-from .common import ancestors, page_relative
+from .page import ancestors, page_relative
 from .translations import _
 
 SKIP_CLASSES = {"kb-figure-strings", "kb-downloads", "headerlink", "toctree-wrapper"}

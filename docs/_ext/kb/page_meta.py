@@ -21,7 +21,7 @@ import html
 
 from docutils import nodes
 
-from .common import in_header_box
+from .page import in_header_box
 from .languages import language, others
 
 

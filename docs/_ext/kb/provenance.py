@@ -5,7 +5,7 @@
    the machine and its cores, the date, its seconds, and whether it ran alone (a timing snippet).
 2. When a page is read, the records of its cells (``load`` in each cell's metadata, the snippet
    named from the repository root) are summed up in one line in the page's header box
-   (``kb.common.put_in_header``), worded in the build's language (``kb.translations``): the
+   (``kb.page.put_in_header``), worded in the build's language (``kb.translations``): the
    packages, the devices (``CPU ×1, ×8`` when some programs emulate eight devices), that each
    program ran in a fresh process of its own, how long they took, the date of the newest run and, on a
    page with timing snippets, that those ran with nothing else running.
@@ -19,7 +19,7 @@ from typing import Any
 from docutils import nodes
 
 from .mode import shows_outputs
-from .common import put_in_header, loaded_snippets
+from .page import put_in_header, loaded_snippets
 from .run.store import current_record_path, read_record
 from .translations import _, separator
 

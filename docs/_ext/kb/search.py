@@ -1,6 +1,6 @@
 """kb.search: search that finds the page a reader means, in both languages.
 
-1. **Words a reader types for a term.** The glossary's ``search`` column (``kb.common.glossary_path``)
+1. **Words a reader types for a term.** The glossary's ``search`` column (``kb.glossary.glossary_path``)
    lists, for a term, the other words readers type for it: colloquial Chinese (显存, 多卡, 爆显存),
    abbreviations and PyTorch's names (OOM). After Sphinx has written ``searchindex.js``, each such
    word becomes a word of the index that leads to the pages of its term, in that build's language
@@ -45,7 +45,8 @@ from sphinx.errors import ExtensionError
 
 from docutils import nodes
 
-from .common import BOX_CLASS, alternatives, glossary_path, glossary_rows
+from .glossary import alternatives, glossary_path, glossary_rows
+from .page import HEADER_CLASS
 from .translations import _
 
 INDEX_RE = re.compile(r"\A\s*Search\.setIndex\((.*)\)\s*;?\s*\Z", re.S)
@@ -278,13 +279,13 @@ def keep_build_box_out(app, doctree, docname) -> None:
 
     >>> from docutils.utils import new_document
     >>> doc = new_document("page")
-    >>> doc += nodes.container("", nodes.paragraph(text="jaxlib 0.12 on TPU v5e"), classes=[BOX_CLASS])
+    >>> doc += nodes.container("", nodes.paragraph(text="jaxlib 0.12 on TPU v5e"), classes=[HEADER_CLASS])
     >>> keep_build_box_out(None, doc, "page")
     >>> doc[0]["classes"]
-    ['kb-provenance', 'no-search']
+    ['kb-header', 'no-search']
     """
     for box in doctree.findall(nodes.container):
-        if BOX_CLASS in box["classes"] and NO_SEARCH not in box["classes"]:
+        if HEADER_CLASS in box["classes"] and NO_SEARCH not in box["classes"]:
             box["classes"].append(NO_SEARCH)
 
 

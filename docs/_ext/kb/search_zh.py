@@ -2,7 +2,7 @@
 
 1. The Chinese build requires jieba: without it Sphinx silently indexes no Chinese words, so the
    build stops with the install command instead.
-2. A jieba user dictionary made from the glossary's Chinese terms (``kb.common.glossary_path``)
+2. A jieba user dictionary made from the glossary's Chinese terms (``kb.glossary.glossary_path``)
    and the short Chinese page titles keeps terms such as 自动微分 whole in the index.
 3. In the browser, a query is split with the index's own vocabulary, longest match first, so that
    a sentence such as 如何计算梯度 finds the pages about 梯度. The splitter is JavaScript in
@@ -23,7 +23,8 @@ from pathlib import Path
 from sphinx.errors import ExtensionError
 from sphinx.search.zh import SearchChinese
 
-from .common import glossary_path, glossary_rows, source_pages
+from .glossary import glossary_path, glossary_rows
+from .page import source_pages
 
 SPLITTER = Path(__file__).resolve().parent.parent.parent / "_static" / "kb-search-zh.js"
 CJK = re.compile(r"[\u3400-\u9fff]")

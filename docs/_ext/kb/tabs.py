@@ -18,7 +18,7 @@ from typing import Iterable
 from docutils import nodes
 from sphinx.util import logging
 
-from .common import cell_options
+from .page import cell_options
 
 logger = logging.getLogger(__name__)
 PRIORITY = 400  # before sphinx-design (500)

@@ -1,6 +1,6 @@
 """kb.translations: our own interface strings, translated like every other string of the site.
 
-1. Every string the kb modules show a reader (the provenance box, the downloads line, the 404
+1. Every string the kb modules show a reader (the header box, the downloads line, the 404
    page) is written in English in the code as ``_("...")`` (``_`` is Sphinx's
    ``get_translation("kb")``) and translated in the gettext catalogue
    ``kb/locales/<language>/LC_MESSAGES/kb.po``, beside this file.

@@ -1,7 +1,7 @@
 """kb.run: the site's run core, free of Sphinx, docutils and MyST-NB.
 
 What runs a snippet, and what a run's output means, independent of how a page shows it: the
-build (``kb.execution``), the shards (``tools/run_snippets.py``) and a machine's pass
+build (``kb.execution``), the shards (``tools/shards.py``) and a machine's pass
 (``tools/machine_report.py``, on a TPU VM or a GPU box with nothing but ``python3``) use it alike.
 Which pages there are is the caller's to say (the build asks Sphinx); nothing here imports a
 module above it.

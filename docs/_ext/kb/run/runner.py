@@ -1,6 +1,6 @@
 """kb.run.runner: every snippet runs once per content, alone in a fresh process, as a reader runs it.
 
-1. ``run_snippet(job, ...)`` runs one program the way a reader does (``python snippets/x/y.py``):
+1. ``run_one(job, ...)`` runs one program the way a reader does (``python snippets/x/y.py``):
    a fresh process under a reader's conditions (``kb.run.process``: the build's interpreter, the
    build's environment without its own settings, deprecations as errors; the child script is
    ``kb/run/child.py``), an empty temporary working directory, no standard input. A program still
@@ -26,7 +26,7 @@
    earlier record counts 1 s; ties by name), so the same inputs always give the same split.
 
 Which snippets run is the caller's: the build (``kb.execution.site_jobs``, from the pages Sphinx
-found), the shards (``tools/run_snippets.py``) and a machine's pass (``tools/machine_report.py``).
+found), the shards (``tools/shards.py``) and a machine's pass (``tools/machine_report.py``).
 
 Why our own code: a snippet is a script, and a reader runs it with ``python``; a Jupyter kernel
 per snippet (nbclient, jupyter-cache's executors) would add a kernel start to each of hundreds of
@@ -45,12 +45,12 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any, Callable, Iterable, NamedTuple
+from typing import Callable, Iterable, NamedTuple
 
 from .preload import Servers, prelude, shadowed
 from .process import RUNNER, _kill, child_command, reader_environment
 from .snippet import is_timing
-from .store import FORMAT, environment, read_record, record_key, record_path, write_record
+from .store import FORMAT, Record, environment, read_record, record_key, record_path, write_record
 
 
 class Job(NamedTuple):
@@ -67,7 +67,7 @@ def job(path: Path, root: Path) -> Job:
     return Job(path, name, record_key(path.read_bytes(), environment(), RUNNER))
 
 
-def run_snippet(item: Job, timeout: float, alone: bool = False, servers: Servers | None = None) -> dict[str, Any]:
+def run_one(item: Job, timeout: float, alone: bool = False, servers: Servers | None = None) -> Record:
     """Run one snippet in a fresh process (cold, or forked by ``servers``) and return its record (not yet written)."""
     env = environment()
     with tempfile.TemporaryDirectory(prefix="kb-run-") as work:
@@ -106,14 +106,14 @@ def run_snippet(item: Job, timeout: float, alone: bool = False, servers: Servers
             notes = {}
         stdout = out_path.read_bytes().decode("utf-8", "replace") if out_path.exists() else ""
         stderr = err_path.read_bytes().decode("utf-8", "replace") if err_path.exists() else ""
-    return {
-        "format": FORMAT, "key": item.key, "snippet": item.name, "lock": env["lock"], "runner": RUNNER,
-        "backend": env["backend"], "python": env["python"], "returncode": returncode, "timed_out": timed_out,
-        "seconds": round(timeout if timed_out else seconds, 3), "stdout": stdout, "stderr": stderr,
-        "figures": notes.get("figures", []), "error_line": notes.get("error_line"),
-        "ran_with": notes.get("ran_with", {}), "alone": alone,
-        "preloaded": list(servers.preludes[item]) if forked is not None else [],
-    }
+    return Record(
+        format=FORMAT, key=item.key, snippet=item.name, lock=env["lock"], runner=RUNNER,
+        backend=env["backend"], python=env["python"], returncode=returncode, timed_out=timed_out,
+        seconds=round(timeout if timed_out else seconds, 3), stdout=stdout, stderr=stderr,
+        figures=notes.get("figures", []), error_line=notes.get("error_line"),
+        ran_with=notes.get("ran_with", {}), alone=alone,
+        preloaded=list(servers.preludes[item]) if forked is not None else [],
+    )
 
 
 def earlier_seconds(folder: Path, name: str) -> float | None:
@@ -151,7 +151,7 @@ def shard(items: list[Job], k: int, n: int, seconds: Callable[[Job], float | Non
 
 
 def run_all(items: Iterable[Job], folder: Path, *, timeout: float, workers: int | None = None,
-            done: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+            done: Callable[[Record], None] | None = None) -> list[Record]:
     """Run every job (parallel ones in a pool, then timing ones alone); write each record at once.
 
     The jobs go in the order of the servers' family tree (depth first, the branch with the longest
@@ -204,16 +204,16 @@ def run_all(items: Iterable[Job], folder: Path, *, timeout: float, workers: int 
     records = []
     lock = threading.Lock()
 
-    def finish(record: dict[str, Any]) -> None:
+    def finish(record: Record) -> None:
         write_record(folder, record)
         with lock:
             records.append(record)
         if done is not None:
             done(record)
 
-    def one(item: Job, alone: bool = False) -> dict[str, Any]:
+    def one(item: Job, alone: bool = False) -> Record:
         try:
-            return run_snippet(item, timeout, alone=alone, servers=servers)
+            return run_one(item, timeout, alone=alone, servers=servers)
         finally:
             servers.done(servers.preludes[item])
 

@@ -1,6 +1,6 @@
 """kb.run.store: what one run of a snippet produced, kept as a plain file.
 
-1. A **record** is one JSON file per run of one snippet (``kb.run.runner`` makes them): exit
+1. A **record** (``Record``) is one JSON file per run of one snippet (``kb.run.runner`` makes them): exit
    status, stdout, stderr, the figures (SVG with their place in stdout), the snippet line where an
    exception escaped, seconds, whether it ran alone (timing snippets), the prelude its process
    was forked after (``preloaded``, ``kb.run.preload``), and what it ran with
@@ -40,15 +40,38 @@ import shutil
 import sys
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, TypedDict
 
 from .noise import split
 from .process import RUNNER
 
 FORMAT = 1
-FIELDS = ("format", "key", "snippet", "lock", "runner", "backend", "python", "returncode", "timed_out",
-          "seconds", "stdout", "stderr", "figures", "error_line", "ran_with", "alone",
-          "preloaded")
+
+
+class Record(TypedDict):
+    """One run of one snippet (1 above), its fields in the order of its JSON file: the one place
+    that spells a record's shape (``kb.run.runner.run_one`` builds it, ``FIELDS`` reads it)."""
+
+    format: int  # FORMAT
+    key: str  # record_key(): what decides the result
+    snippet: str  # from the repository root: snippets/core/jit_x.py
+    lock: str  # environment()'s lock (the requirements' hash)
+    runner: str  # kb.run.process.RUNNER
+    backend: str  # environment()'s backend: the JAX plugins installed, or "cpu"
+    python: str
+    returncode: int
+    timed_out: bool
+    seconds: float  # the timeout, if it timed out
+    stdout: str
+    stderr: str
+    figures: list[dict[str, Any]]  # each {"offset" in stdout, "svg", "text"} (kb/run/child.py)
+    error_line: int | None  # the snippet's line where an exception escaped
+    ran_with: dict[str, Any]  # versions, devices, machine (kb/run/child.py)
+    alone: bool  # a timing snippet, run with nothing else running
+    preloaded: list[str]  # the prelude its process was forked after (kb.run.preload)
+
+
+FIELDS = tuple(Record.__annotations__)  # a record lacking one of these is treated as absent (3 above)
 PLUGINS = ("jax-cuda", "jax_cuda", "jax-rocm", "jax_rocm", "libtpu")
 
 
@@ -155,7 +178,7 @@ def write_record(folder: Path, record: dict[str, Any]) -> Path:
     return path
 
 
-def read_record(path: Path) -> dict[str, Any] | None:
+def read_record(path: Path) -> Record | None:
     """The record in ``path``, or None if it is missing, corrupt, partial or misnamed.
 
     >>> import tempfile
@@ -245,7 +268,7 @@ def current_record_path(folder: Path, root: Path, name: str) -> Path:
     return record_path(folder, name, record_key((root / name).read_bytes(), environment(), RUNNER))
 
 
-def good_record(folder: Path, snippet: str, key: str) -> dict[str, Any] | None:
+def good_record(folder: Path, snippet: str, key: str) -> Record | None:
     record = read_record(record_path(folder, snippet, key))
     return record if record is not None and problem(record) is None else None
 

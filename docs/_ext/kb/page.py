@@ -1,6 +1,6 @@
-"""kb.common: what several kb modules share, defined once.
+"""kb.page: a page's parts that several kb modules use, defined once.
 
-1. The box near the top of a page that says how it was built: ``BOX_CLASS`` marks it and
+1. The box near the top of a page that says how it was built: ``HEADER_CLASS`` marks it and
    ``header_box(doctree)`` finds it, or creates it right after the page title. Its lines fill
    named slots, ordered here and only here (``HEADER_SLOTS``: what the build ran with, the
    oldest releases the programs run on, each accelerator run, the downloads);
@@ -9,14 +9,13 @@
 2. ``code_cells(doctree)`` are a page's code cells; ``cell_options(cell)`` their options, where
    ``load`` names the cell's snippet from the repository root (``kb.reader.read_page``);
    ``page_relative(page, target)`` is a link from a page to a file of the output (downloads,
-   images of the Markdown pages).
+   images of the Markdown pages); ``ancestors(node)`` are a node's parents, nearest first.
    (Per-page facts such as what a page ran with live in the records, ``kb.run.store``, so no module
    keeps per-page state on the build environment any more.)
 3. ``source_pages()``: the pages of a source tree, found exactly as Sphinx finds them (its own
    ``Project.discover`` with the site's ``exclude_patterns``).
-4. ``glossary_path()``: the project's glossary (``docs/_data/glossary.tsv``), and
-   ``glossary_rows()``, the one reader of that file (``tools.glossary`` checks it, ``kb.search``
-   and ``kb.search_zh`` take their words from it); ``alternatives()`` splits a field's `` / ``.
+
+The glossary's reader is ``kb.glossary``.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from typing import Any, Iterable
 
 from docutils import nodes
 
-BOX_CLASS = "kb-provenance"
+HEADER_CLASS = "kb-header"
 # The header box's lines, top to bottom: the only place that orders them.
 HEADER_SLOTS = ("ran-with", "runs-on", "accelerators", "downloads")
 
@@ -70,7 +69,7 @@ def ancestors(node: nodes.Node) -> Iterable[nodes.Node]:
 
 def in_header_box(node: nodes.Node) -> bool:
     """Whether ``node`` lies anywhere inside the header box (the folded downloads list included)."""
-    return any(BOX_CLASS in parent.get("classes", []) for parent in ancestors(node))
+    return any(HEADER_CLASS in parent.get("classes", []) for parent in ancestors(node))
 
 
 def header_box(doctree: nodes.document, create: bool = True) -> nodes.container | None:
@@ -89,11 +88,11 @@ def header_box(doctree: nodes.document, create: bool = True) -> nodes.container 
     (['title', 'container', 'paragraph'], True)
     """
     for node in doctree.findall(nodes.container):
-        if BOX_CLASS in node.get("classes", []):
+        if HEADER_CLASS in node.get("classes", []):
             return node
     if not create:
         return None
-    box = nodes.container(classes=[BOX_CLASS])
+    box = nodes.container(classes=[HEADER_CLASS])
     section = next(iter(doctree.findall(nodes.section)), None)
     if section is None:
         doctree.insert(0, box)
@@ -131,7 +130,7 @@ def put_in_header(doctree: nodes.document, slot: str, *lines: nodes.Element) -> 
 
 
 # --------------------------------------------------------------------------------------------
-# 3 + 4: pages and the glossary
+# 3: the pages of a source tree
 # --------------------------------------------------------------------------------------------
 
 
@@ -140,32 +139,3 @@ def source_pages(srcdir: Path, exclude_patterns: Iterable[str], source_suffix: d
     from sphinx.project import Project
 
     return sorted(Project(srcdir, source_suffix).discover(list(exclude_patterns)))
-
-
-def glossary_path(root: Path) -> Path:
-    """The project's glossary, docs/_data/glossary.tsv: the one source of its Chinese terms."""
-    return root / "docs" / "_data" / "glossary.tsv"
-
-
-def glossary_rows(tsv: Path) -> list[dict[str, str]]:
-    """The glossary's rows, each a dict of its columns (a missing or empty field is ``""``).
-
-    >>> import tempfile
-    >>> path = Path(tempfile.mkdtemp()) / "g.tsv"
-    >>> _ = path.write_text("english\\tchinese\\tsearch\\ndevice\\t设备\\t多卡 / card\\nleaf\\t叶子\\n", encoding="utf-8")
-    >>> [(row["english"], row["search"]) for row in glossary_rows(path)]
-    [('device', '多卡 / card'), ('leaf', '')]
-    """
-    import csv
-
-    with tsv.open(encoding="utf-8", newline="") as handle:
-        return [{key: value or "" for key, value in row.items()} for row in csv.DictReader(handle, delimiter="\t")]
-
-
-def alternatives(field: str) -> list[str]:
-    """The parts of a glossary field separated by `` / `` (several terms, or several search words).
-
-    >>> alternatives("显存 / VRAM "), alternatives("")
-    (['显存', 'VRAM'], [])
-    """
-    return [part.strip() for part in field.split(" / ") if part.strip()]

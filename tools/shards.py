@@ -1,7 +1,7 @@
 """Run the site's snippets outside Sphinx: one shard of them, for a build split over machines.
 
-    python -m tools.run_snippets --shard K/N --out DIR     (nox -s docs -- --shard K/N [--out DIR])
-    python -m tools.run_snippets --import DIR [DIR ...]    (nox -s docs -- --records DIR [DIR ...])
+    python -m tools.shards --shard K/N --out DIR     (nox -s docs -- --shard K/N [--out DIR])
+    python -m tools.shards --import DIR [DIR ...]    (nox -s docs -- --records DIR [DIR ...])
 
 ``--shard``: the snippets of every page, split into N shards balanced by the seconds of earlier
 records in ``_build/records`` (``kb.run.runner.shard``); shard K's snippets are run as the build
@@ -90,7 +90,7 @@ def run_shard(k: int, n: int, out: Path, docs: Path = DOCS, store: Path = Path(c
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.run_snippets", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.shards", description=__doc__.split("\n\n")[0])
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--shard", type=parse_shard, metavar="K/N", help="run shard K of N")
     group.add_argument("--import", dest="imports", nargs="+", type=Path, metavar="DIR",
