@@ -4,23 +4,23 @@
    first, each with: ``hreflang`` (the HTML language tag), ``og_locale`` (Open Graph),
    ``label`` (its own name, shown on the switch to it), ``switch`` (the switch's tooltip, written
    in that language), ``title`` (the site title), ``author`` (the footer's author line, see
-   ``kb.theme_words``) and ``source`` (whether it is the source language: only its build may run
+   ``kb.theme_words``), ``source`` (whether it is the source language: only its build may run
    snippets, ``kb.mode``; the others read its records), ``pages`` (what the root ``llms.txt`` says
    of its list of pages, ``tools.root_pages``), and the fields the code branches on, each one of
    the values in ``CHOICES``:
 
-   - ``script``: ``latin`` or ``cjk``. The checks of a built translation that look for Latin
-     words where the language's own should be (the interface, Markdown prose, 中文（English）
-     glosses in headings and table cells) apply to ``cjk`` languages (``tests/test_site.py``,
-     ``tests/test_glossary.py``).
+   - ``script``: ``latin`` or ``cjk``. The checks of a built translation that take Latin words
+     for English (the interface, Markdown prose, 中文（English） glosses in headings) apply to
+     ``cjk`` languages (``tests/test_site.py``).
    - ``search``: ``sphinx`` (Sphinx's search for the language, with the glossary's search words,
      ``kb.search``) or ``jieba`` (Sphinx's Chinese search with a dictionary of the glossary's
      terms and a query splitter, ``kb.search_zh``).
    - ``index_order``: ``alphabetical`` (Sphinx's) or ``pinyin`` (``kb.pinyin_order``).
    - ``glossary``: the column of ``docs/_data/glossary.tsv`` that holds the language's terms,
      ``english`` or ``chinese`` (``kb.search``, ``kb.search_zh``). The columns ``gloss``,
-     ``display`` and ``search`` are about the Chinese rendering, and ``tools/zh_style.py`` holds
-     rules of mainland Chinese: both serve the languages whose ``glossary`` is ``chinese``.
+     ``display`` and ``search`` are about the Chinese rendering, and TRANSLATING.md's figure
+     conventions and ``tools/zh_style.py`` are rules of mainland Chinese: they serve the languages
+     whose ``glossary`` is ``chinese`` (``tests/test_glossary.py``, ``tests/test_zh_style.py``).
 
    ``nox`` reads the same table (``import conf``): it builds every language in it and writes the
    site's root page and root ``llms.txt`` from it (``tools.root_pages``). So adding a language is
@@ -30,8 +30,8 @@
 2. A table entry missing a field or with a value not in ``CHOICES``, or a build language that
    is not in the table, stops the build at once with a message that says what to add.
 3. The build's ``html_title`` is its language's ``title``.
-4. ``language(config)`` is the build's entry; ``others(config)`` the remaining languages, in
-   table order; ``language_url`` the relative address of a page in another language's build.
+4. ``language(config)`` is the build's entry; ``behaviour(config, field)`` its value of a field
+   of ``CHOICES``; ``others(config)`` the remaining languages, in table order; ``language_url`` the relative address of a page in another language's build.
 """
 
 from __future__ import annotations
