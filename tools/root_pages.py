@@ -39,6 +39,7 @@ def browser_prefix(hreflang: str) -> str:
 
 
 def index_html(table: dict[str, dict], template: str) -> str:
+    """The root page: ``template`` with the languages of ``table`` filled in (the first is the source)."""
     source = next(iter(table))
     prefixes: dict[str, str] = {}
     for code, entry in table.items():
@@ -51,8 +52,8 @@ def index_html(table: dict[str, dict], template: str) -> str:
                   for code, entry in table.items()]
     alternates.append(f'<link rel="alternate" hreflang="x-default" href="{source}/index.html">')
     # The other languages first; the source language's line only ends the search (it is the default).
-    choices = [f'      if (l.indexOf("{browser_prefix(entry["hreflang"])}") === 0) {{ target = "{code}/index.html"; break; }}'
-               for code, entry in table.items() if code != source]
+    choices = [f'      if (l.indexOf("{prefix}") === 0) {{ target = "{prefixes[prefix]}/index.html"; break; }}'
+               for prefix in prefixes if prefixes[prefix] != source]
     choices.append(f'      if (l.indexOf("{browser_prefix(table[source]["hreflang"])}") === 0) {{ break; }}')
     links = [f'<a href="{code}/index.html">{html.escape(entry["label"])}</a>' if code == source else
              f'<a href="{code}/index.html" lang="{entry["hreflang"]}">{html.escape(entry["label"])}</a>'
@@ -65,13 +66,16 @@ def index_html(table: dict[str, dict], template: str) -> str:
 def llms_txt(table: dict[str, dict], template: str) -> str:
     """The root ``llms.txt``: a list of the languages' own.
 
-    >>> llms_txt({"en": {"label": "English", "pages": "the pages in English"},
-    ...           "fr": {"label": "Français", "pages": "les pages en français"}}, "($labels)\\n$languages\\n")
-    '(English / Français)\\n- [English](en/llms.txt): the pages in English\\n- [Français](fr/llms.txt): les pages en français\\n'
+    >>> print(llms_txt({"en": {"label": "English", "pages": "the pages in English"},
+    ...                 "fr": {"label": "Français", "pages": "les pages en français"}}, "($labels)\\n$languages"))
+    (English / Français)
+    - [English](en/llms.txt): the pages in English
+    - [Français](fr/llms.txt): les pages en français
     """
     return Template(template).substitute(
         labels=" / ".join(entry["label"] for entry in table.values()),
-        languages="\n".join(f"- [{entry['label']}]({code}/llms.txt): {entry['pages']}" for code, entry in table.items()))
+        languages="\n".join(f"- [{entry['label']}]({code}/llms.txt): {entry['pages']}"
+                             for code, entry in table.items()))
 
 
 def root_files(table: dict[str, dict] | None = None, templates: Path = TEMPLATES) -> dict[str, str]:

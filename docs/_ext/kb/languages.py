@@ -31,7 +31,8 @@
    is not in the table, stops the build at once with a message that says what to add.
 3. The build's ``html_title`` is its language's ``title``.
 4. ``language(config)`` is the build's entry; ``behaviour(config, field)`` its value of a field
-   of ``CHOICES``; ``others(config)`` the remaining languages, in table order; ``language_url`` the relative address of a page in another language's build.
+   of ``CHOICES``; ``others(config)`` the remaining languages, in table order; ``language_url``
+   the relative address of a page in another language's build.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ In the builds whose language has ``search: jieba`` in ``kb_languages`` (``kb.lan
 1. The Chinese build requires jieba: without it Sphinx silently indexes no Chinese words, so the
    build stops with the install command instead.
 2. A jieba user dictionary made from the glossary's Chinese terms (``kb.common.glossary_path``,
-   the language's ``glossary`` column) and the short Chinese page titles keeps terms such as 自动微分 whole in the index.
+   the language's ``glossary`` column) and the short Chinese page titles keeps terms such as
+   自动微分 whole in the index.
 3. In the browser, a query is split with the index's own vocabulary, longest match first, so that
    a sentence such as 如何计算梯度 finds the pages about 梯度. The splitter is JavaScript in
    ``docs/_static/kb-search-zh.js``; Sphinx puts it into ``language_data.js`` of Chinese builds
