@@ -61,12 +61,16 @@ nb_mime_priority_overrides = [("gettext", "image/svg+xml", 5)]
 kb_mode = os.environ.get("KB_MODE", "run")
 
 # --- Languages: the one table (kb.languages; nox reads it too) -------------------------------
-# The source language comes first; only its build executes cells, the others read its cache.
+# The source language comes first; only its build executes cells, the others read its records.
+# script, search, index_order and glossary are what the code branches on (kb.languages.CHOICES);
+# pages is the line of the root llms.txt (tools.root_pages writes it and the root page from this table).
 kb_languages = {
     "en": {"hreflang": "en", "og_locale": "en_US", "label": "English", "switch": "Read this page in English",
-           "title": "JAX for PyTorch users", "author": author, "source": True},
+           "title": "JAX for PyTorch users", "author": author, "source": True, "pages": "the pages in English",
+           "script": "latin", "search": "sphinx", "index_order": "alphabetical", "glossary": "english"},
     "zh_CN": {"hreflang": "zh-CN", "og_locale": "zh_CN", "label": "简体中文", "switch": "阅读本页中文版",
-              "title": "写给 PyTorch 用户的 JAX 指南", "author": "JAX 知识库作者", "source": False},
+              "title": "写给 PyTorch 用户的 JAX 指南", "author": "JAX 知识库作者", "source": False, "pages": "中文页面",
+              "script": "cjk", "search": "jieba", "index_order": "pinyin", "glossary": "chinese"},
 }
 language = next(iter(kb_languages))
 locale_dirs = ["locales/"]  # relative to the source directory

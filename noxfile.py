@@ -102,16 +102,15 @@ def _sphinx(session: nox.Session, bin_dir: Path, language: str, out: Path, *extr
     session.run(*args, external=True)
 
 
-def _root_index(out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    for name in ("index.html", "llms.txt"):  # the language choice; the list of both languages' llms.txt
-        shutil.copyfile(ROOT / "docs" / "_root" / name, out / name)
+def _root_index(session: nox.Session, bin_dir: Path, out: Path) -> None:
+    # The language choice and the list of every language's llms.txt, written from kb_languages.
+    session.run(str(bin_dir / "python"), "-m", "tools.root_pages", str(out), external=True)
 
 
 def build_docs(session: nox.Session, bin_dir: Path, html: Path = HTML, *extra: str) -> None:
     for language in LANGUAGES:
         _sphinx(session, bin_dir, language, html / language, *extra)
-    _root_index(html)
+    _root_index(session, bin_dir, html)
     session.log(f"Built {', '.join(str(html / lang) for lang in LANGUAGES)}.")
     # Opened from disk (file://) the pages work, but search lists results without summaries.
     session.log(f"Serve it: {' '.join(_browser.serve_command(os.path.relpath(html)))}  "
@@ -205,6 +204,7 @@ def page(session: nox.Session) -> None:
         args = sphinx_command(docs, work / "html" / language, doctrees=work / "doctrees" / language,
                               language=language, parallel=True, python=str(bin_dir / "python"))
         session.run(*args, external=True)
+    _root_index(session, bin_dir, work / "html")
     session.log(f"Built {work / 'html'}/{{{','.join(LANGUAGES)}}}/ (only {', '.join(session.posargs)} executed)")
 
 

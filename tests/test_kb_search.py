@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
+import conf
 from kb import search
 
 GLOSSARY = ("english\tchinese\tgloss\tdisplay\tnote\tsearch\n"
@@ -26,7 +27,7 @@ def project(tmp_path: Path, language: str, terms: dict, titles: dict | None = No
     builder = SimpleNamespace(format="html", outdir=out, searchindex_filename="searchindex.js",
                               indexer=SimpleNamespace(lang=lang))
     return SimpleNamespace(builder=builder, confdir=str(tmp_path), doctreedir=str(tmp_path / "doctrees"),
-                           config=SimpleNamespace(language=language))
+                           config=SimpleNamespace(language=language, kb_languages=conf.kb_languages))
 
 
 def read(app) -> dict:

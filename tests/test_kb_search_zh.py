@@ -12,13 +12,22 @@ from kb import search_zh
 
 
 def test_chinese_build_requires_jieba(monkeypatch):
-    """Without jieba Sphinx silently indexes no Chinese words; our build refuses instead."""
+    """Without jieba Sphinx silently indexes no Chinese words; our build refuses instead. Which
+    builds use jieba is the language table's ``search`` field (conf.py), not the language code."""
+    import conf
+
     monkeypatch.setitem(sys.modules, "jieba", None)  # import jieba -> ImportError
-    app = SimpleNamespace(config=SimpleNamespace(language="zh_CN"), builder=SimpleNamespace(format="html"))
+    table = conf.kb_languages
+    assert table["zh_CN"]["search"] == "jieba" and table["en"]["search"] == "sphinx"
+    app = SimpleNamespace(config=SimpleNamespace(language="zh_CN", kb_languages=table),
+                          builder=SimpleNamespace(format="html"))
     with pytest.raises(ExtensionError, match="needs jieba"):
         search_zh.on_builder_inited(app)
     app.config.language = "en"
     search_zh.on_builder_inited(app)  # the English build does not need it
+    app.config.language = "zh_CN"
+    app.config.kb_languages = {**table, "zh_CN": {**table["zh_CN"], "search": "sphinx"}}
+    search_zh.on_builder_inited(app)  # nor a language whose entry asks for Sphinx's own search
 
 
 def test_the_query_splitter_is_the_javascript_file():

@@ -1,5 +1,11 @@
 """The built site, in both languages: links and anchors resolve, every code cell is a snippet,
-each executed page says once what it ran with, and the Chinese build ran nothing."""
+each executed page says once what it ran with, and the Chinese build ran nothing.
+
+The checks that look for English where a translation's own script should be (the interface, the
+Markdown's prose, 中文（English） glosses in headings) run on the translations whose ``script`` in
+``kb_languages`` is ``cjk``; the figure conventions (TRANSLATING.md) are Chinese, for the
+translations whose ``glossary`` is ``chinese``; the pinyin order for those whose ``index_order`` is
+``pinyin``."""
 
 from __future__ import annotations
 
@@ -15,10 +21,13 @@ from kb.run.snippet import starts_jax
 from tools.catalogs import (catalogs, english_interface_words, figure_word_problems, heading_glosses, site_figure_words,
                             untranslated_figure_words)
 from tools.site import (DOCS, LANGUAGES, LOCALES, SNIPPETS, TRANSLATIONS, broken_internal_links, built_pages,
-                        page_figures, source_pages)
+                        languages_where, page_figures, source_pages)
 
 CELL_RE = re.compile(r'<div class="cell_input[^"]*">.*?<pre>(.*?)</pre>', re.S)
 TAG_RE = re.compile(r"<[^>]+>")
+CJK_RE = re.compile(r"[\u4e00-\u9fff]")
+CJK_TRANSLATIONS = languages_where("script", "cjk")
+CHINESE_TRANSLATIONS = languages_where("glossary", "chinese")
 
 
 def cell_sources(page):
@@ -80,26 +89,30 @@ def test_translated_build_ran_nothing_and_read_the_same_records(site, language):
     assert report["records"] == source["records"] and report["pages"] == source["pages"]
 
 
-def test_chinese_pages_are_chinese(site):
-    language = "zh_CN"
+@pytest.mark.parametrize("language", CJK_TRANSLATIONS)
+def test_chinese_pages_are_chinese(site, language):
+    import conf
+
+    hreflang = conf.kb_languages[language]["hreflang"]
     for page in built_pages(site, language):
         text = page.read_text(encoding="utf-8")
-        assert '<html lang="zh-CN"' in text or "lang=\"zh_CN\"" in text, f"{page}: not marked as Chinese"
+        assert f'<html lang="{hreflang}"' in text or f'lang="{language}"' in text, f"{page}: not marked as {language}"
         main = text[text.find('<main'):]
-        assert re.search(r"[\u4e00-\u9fff]", TAG_RE.sub("", main)), f"{page}: no Chinese text"
+        assert CJK_RE.search(TAG_RE.sub("", main)), f"{page}: no CJK text"
 
 
-def test_translations_are_applied(site):
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_translations_are_applied(site, language):
     """A translated string that Sphinx could not apply (for instance a msgstr that parses as a
-    list, or whose markup differs) silently leaves the English on the Chinese page: find it."""
+    list, or whose markup differs) silently leaves the English on the translated page: find it."""
     import polib
 
     problems = []
-    for po in catalogs("zh_CN"):
+    for po in catalogs(language):
         if not po.is_relative_to(LOCALES):
             continue  # the interface catalogue (kb.po): its strings are checked by the fixture build
-        doc = po.relative_to(LOCALES / "zh_CN" / "LC_MESSAGES").with_suffix("")
-        page = site / "zh_CN" / f"{doc}.html"
+        doc = po.relative_to(LOCALES / language / "LC_MESSAGES").with_suffix("")
+        page = site / language / f"{doc}.html"
         if not page.exists():
             continue
         prose = re.sub(r"<pre>.*?</pre>", " ", page.read_text(encoding="utf-8"), flags=re.S)  # code, outputs
@@ -109,7 +122,7 @@ def test_translations_are_applied(site):
             plain = not re.search(r"[`*_\[\]{}<>$|\\]", msgid)
             kept = msgid in " ".join(entry.msgstr.split())  # e.g. glossary terms: 分片（sharding）
             if plain and entry.msgstr and not kept and len(msgid.split()) >= 3 and msgid in text:
-                problems.append(f"zh_CN/{doc}.html still shows the English: {msgid[:80]!r}")
+                problems.append(f"{language}/{doc}.html still shows the English: {msgid[:80]!r}")
     assert not problems, "\n".join(problems)
 
 
@@ -149,7 +162,7 @@ def test_figure_words_are_translated(site, language):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("language", TRANSLATIONS)
+@pytest.mark.parametrize("language", CHINESE_TRANSLATIONS)
 def test_figure_words_follow_one_convention(site, language):
     """Units as symbols in full-width brackets, one label per quantity on every figure (TRANSLATING.md)."""
     words = site_figure_words(site, language)
@@ -158,7 +171,7 @@ def test_figure_words_follow_one_convention(site, language):
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("language", TRANSLATIONS)
+@pytest.mark.parametrize("language", CJK_TRANSLATIONS)
 def test_the_interface_of_translated_pages_is_translated(site, language):
     """The theme's words (search placeholder, tooltips, colour modes, landmarks, footer) read in
     the page's language on every translated page, the search page and the index included."""
@@ -199,7 +212,7 @@ def test_outputs_name_the_snippet_not_the_kernels_temporary_file(site, language)
     assert re.search(r"relu_python at snippets/core/jit_\w+\.py:\d+", jit), "the jit page's tracer error names no snippet"
 
 
-@pytest.mark.parametrize("language", TRANSLATIONS)
+@pytest.mark.parametrize("language", CJK_TRANSLATIONS)
 def test_no_english_gloss_in_headings(site, language):
     """A translated title or heading never carries a 中文（English） gloss (tools.catalogs.heading_glosses)."""
     problems = [f"{page.relative_to(site)}: {heading}" for page in built_pages(site, language)
@@ -226,7 +239,7 @@ def test_downloaded_notebooks_carry_the_outputs_of_the_page(site, language):
         assert not empty, f"{path.relative_to(site)}: code cells {empty} have no outputs"
 
 
-@pytest.mark.parametrize("language", [lang for lang in TRANSLATIONS if lang.startswith("zh")])
+@pytest.mark.parametrize("language", languages_where("index_order", "pinyin"))
 def test_chinese_index_and_glossary_are_in_pinyin_order(site, language):
     """The general index groups entries under A-Z by pinyin, and the glossary page lists its terms
     in the same order (kb.pinyin_order); Sphinx alone groups by first character (中, 优, 全 …)."""
@@ -288,9 +301,9 @@ def test_every_page_has_its_markdown_in_its_language(site, language):
         assert [c.strip() for c in cells] == fenced, f"{md}: the code cells differ from the page's"
         if cells:
             assert "```text\n" in text, f"{md}: no output"
-        if language != LANGUAGES[0]:
+        if language in CJK_TRANSLATIONS:
             prose = re.sub(r"(`{3,}).*?\1", "", text, flags=re.S)
-            assert re.search(r"[\u4e00-\u9fff]", prose), f"{md}: no Chinese prose"
+            assert CJK_RE.search(prose), f"{md}: no CJK prose"
         for target in MD_LINK_RE.findall(text):
             assert (md.parent / target).resolve().is_file(), f"{md}: links to a missing {target}"
         menu = re.search(r'<a href="([^"]+)"[^>]*btn-download-source-button', page.read_text(encoding="utf-8"))
@@ -301,7 +314,7 @@ def test_every_page_has_its_markdown_in_its_language(site, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_llms_txt_lists_every_page(site, language):
     """Each language's llms.txt (llmstxt.org: a title, a summary, lists of links) names every page's
-    Markdown once; the root llms.txt points at both."""
+    Markdown once; the root llms.txt points at every language's."""
     text = (site / language / "llms.txt").read_text(encoding="utf-8")
     assert text.startswith("# ") and "\n> " in text
     listed = re.findall(r"^- \[[^\]]+\]\(([^)]+\.md)\)", text, re.M)

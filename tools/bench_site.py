@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 from .benchmarks import header, write_block
 from .browser import chromium, serve
-from .site import DOCS, HTML, LANGUAGES, page_figures  # first: importing conf makes docs/_ext/kb importable
+from .site import DOCS, HTML, LANGUAGES, languages_where, page_figures  # first: importing conf makes docs/_ext/kb importable
 
 from kb.search_zh import KbSearchChinese  # noqa: E402
 
@@ -98,7 +98,7 @@ def main() -> None:
         lines.append(row(f"{language}: theme CSS + JS ({len(stock)} files)", kib(weigh(stock)[0]), kib(weigh(stock)[1])))
         lines.append(row(f"{language}: ours ({', '.join(p.name for p in ours)})", kib(weigh(ours)[0]), kib(weigh(ours)[1])))
         scorer = DOCS / "_static" / "kb-scorer.js"
-        if language.startswith("zh"):
+        if language in languages_where("search", "jieba", LANGUAGES):  # kb.search_zh adds the splitter
             extra = scorer.read_bytes() + KbSearchChinese.js_splitter_code.encode()
             what = "ours inside language_data.js (scorer + query splitter)"
         else:

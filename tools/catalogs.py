@@ -6,6 +6,12 @@
 - ``catalogs(language)`` lists both kinds; ``catalog_report`` says, for one, what is untranslated,
   fuzzy or has broken markup; ``markup_problems`` compares a translation's MyST markup with its
   source.
+- Checks of a built translation: ``untranslated_figure_words`` (any translation);
+  ``figure_word_problems``, TRANSLATING.md's Chinese figure conventions (full-width brackets, one
+  Chinese label per quantity), for the translations whose ``glossary`` in ``kb_languages`` is
+  ``chinese``; ``english_interface_words`` and ``heading_glosses``, which take Latin words for
+  English, for the translations whose ``script`` is ``cjk`` (``tests/test_site.py`` picks them
+  with ``tools.site.languages_where``).
 """
 
 from __future__ import annotations

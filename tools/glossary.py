@@ -267,9 +267,11 @@ if __name__ == "__main__":  # python -m tools.glossary [catalogue.po ...]: what 
     import sys
 
     from .catalogs import catalogs
+    from .site import languages_where
 
-    chosen = [Path(p) for p in sys.argv[1:]] or [p for p in catalogs() if p.parent.name != "LC_MESSAGES"
-                                                 or p.name == "index.po"]
+    chinese = languages_where("glossary", "chinese")  # the languages of the glossary's rendering
+    chosen = [Path(p) for p in sys.argv[1:]] or [p for language in chinese for p in catalogs(language)
+                                                 if p.parent.name != "LC_MESSAGES" or p.name == "index.po"]
     chosen = [p for p in chosen if not p.as_posix().endswith("reference/glossary.po")]
     found = glossary_problems() + report(chosen)
     print("\n".join(found) or "no problems")

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
-from .site import HTML, ROOT
+from .site import HTML, LANGUAGES, ROOT
 
 QUERIES = ROOT / "tests" / "data" / "search_queries.tsv"
 TOP = 3
@@ -73,15 +73,15 @@ def load(path: Path = QUERIES) -> list[Query]:
     >>> _ = bad.write_text("language\\tquery\\texpected\\tkind\\nfr\\tgradient\\t\\tguess\\n", encoding="utf-8")
     >>> load(bad)
     Traceback (most recent call last):
-    ValueError: q.tsv:2: language 'fr' is not en or zh_CN; kind 'guess' is not one of colloquial, pytorch, error; no expected page
+    ValueError: q.tsv:2: language 'fr' is not one of en, zh_CN; kind 'guess' is not one of colloquial, pytorch, error; no expected page
     """
     queries = []
     with path.open(encoding="utf-8", newline="") as handle:
         for line, row in enumerate(csv.DictReader(handle, delimiter="\t"), 2):
             expected = [page.strip() for page in (row["expected"] or "").split("|") if page.strip()]
             problems = []
-            if row["language"] not in ("en", "zh_CN"):
-                problems.append(f"language {row['language']!r} is not en or zh_CN")
+            if row["language"] not in LANGUAGES:
+                problems.append(f"language {row['language']!r} is not one of {', '.join(LANGUAGES)}")
             if row["kind"] not in KINDS:
                 problems.append(f"kind {row['kind']!r} is not one of {', '.join(KINDS)}")
             if not expected:

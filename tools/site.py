@@ -1,7 +1,8 @@
 """The site's layout and the one way to build it (no network needed).
 
 - Paths of the repository, and the language table read from ``conf.py`` (``LANGUAGES``: every
-  language, source first; ``SOURCE_LANGUAGE``; ``TRANSLATIONS``: the others).
+  language, source first; ``SOURCE_LANGUAGE``; ``TRANSLATIONS``: the others; ``languages_where``:
+  those with a value of a field the checks branch on, such as ``script``).
 - ``sphinx_command``: the sphinx-build command line for every build (nox sessions, fixture builds,
   the benchmark, the gettext extraction).
 - ``source_pages`` (as Sphinx finds them), ``built_pages`` (the reader's pages of a build) and
@@ -28,6 +29,17 @@ HTML = Path(os.environ.get("KB_SITE_HTML", BUILD / "html"))  # the built site
 LANGUAGES = tuple(conf.kb_languages)
 SOURCE_LANGUAGE = LANGUAGES[0]
 TRANSLATIONS = LANGUAGES[1:]
+
+
+def languages_where(field: str, value: str, languages: tuple[str, ...] = TRANSLATIONS) -> tuple[str, ...]:
+    """The ``languages`` (default: the translations) whose ``kb_languages`` entry has ``field`` = ``value``.
+
+    >>> languages_where("script", "cjk"), languages_where("glossary", "english", LANGUAGES)
+    (('zh_CN',), ('en',))
+    """
+    return tuple(code for code in languages if conf.kb_languages[code][field] == value)
+
+
 # Sphinx's own output in a build folder that is not a page a reader opens.
 NOT_PAGES = {"_static", "_sources", "_downloads", "_kb"}
 GENERATED = {"genindex.html", "search.html"}

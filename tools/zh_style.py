@@ -18,6 +18,11 @@ catalogues can be checked and a regression is caught by ``tests/test_zh_style.py
 - ``rates``: 它/它们, standalone 一个, 被 and glosses per 1,000 CJK characters, and how many times
   a page repeats the "as the snippet asserts" aside.
 
+These are rules of written (mainland, simplified) Chinese, not of a script: they apply to the page
+catalogues of the translations whose glossary column (``glossary`` in ``kb_languages``) is ``chinese``,
+``LANGUAGES`` (today zh_CN), and to no other language, CJK or not; a language of its own brings its
+own rules.
+
 Run ``python -m tools.zh_style [catalogue.po ...]`` for a table (default: every page catalogue).
 """
 
@@ -30,12 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .glossary import CODE_RE, EXCEPTION_RE, Term, glossed_term, glosses, load, named_pairs
-from .site import DOCS, LOCALES, ROOT
+from .site import DOCS, LOCALES, ROOT, languages_where
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 # Code and roles as the glossary checks see them, and link targets and addresses besides.
 CODE = re.compile(CODE_RE.pattern + r"|\]\([^)]*\)|https?://\S+")
 LONG = 110
+LANGUAGES = languages_where("glossary", "chinese")  # the languages these rules are for
 # The question word of a "How ..." heading (TRANSLATING.md): 怎样.
 HOW_HEADING = re.compile(r"^How\b")
 OTHER_HOW = re.compile(r"如何|怎么")
@@ -406,7 +412,7 @@ def problems_by_check(path: Path) -> dict[str, list[str]]:
     import polib
 
     entries = [e for e in polib.pofile(str(path)) if e.msgstr]
-    md = DOCS / path.relative_to(LOCALES / "zh_CN" / "LC_MESSAGES").with_suffix(".md")
+    md = DOCS / page_of(path).with_suffix(".md")
     headings = page_headings(md) if md.is_file() else set()
     glossary_page = path.as_posix().endswith("reference/glossary.po")
     return {
@@ -425,8 +431,18 @@ def catalogue_problems(path: Path) -> list[str]:
     return [problem for found in problems_by_check(path).values() for problem in found]
 
 
-def page_catalogues(locales: Path = LOCALES / "zh_CN" / "LC_MESSAGES") -> list[Path]:
-    return sorted(p for p in locales.rglob("*.po") if p.name != "sphinx.po")
+def page_of(path: Path) -> Path:
+    """A page catalogue's page: ``<language>/LC_MESSAGES/core/jit.po`` -> ``core/jit.po``.
+
+    >>> page_of(LOCALES / "zh_CN" / "LC_MESSAGES" / "core" / "jit.po").as_posix()
+    'core/jit.po'
+    """
+    return Path(*path.relative_to(LOCALES).parts[2:])
+
+
+def page_catalogues(languages: tuple[str, ...] = LANGUAGES, locales: Path = LOCALES) -> list[Path]:
+    return [p for language in languages
+            for p in sorted((locales / language / "LC_MESSAGES").rglob("*.po")) if p.name != "sphinx.po"]
 
 
 def report(paths: list[Path]) -> str:
@@ -439,7 +455,7 @@ def report(paths: list[Path]) -> str:
         entries = [e for e in polib.pofile(str(path)) if e.msgstr]
         found = problems_by_check(path)
         r = rates(entries)
-        lines.append(f"| {path.relative_to(LOCALES / 'zh_CN' / 'LC_MESSAGES')} | {r.cjk} | {r.per_thousand('它'):.1f} "
+        lines.append(f"| {page_of(path)} | {r.cjk} | {r.per_thousand('它'):.1f} "
                      f"| {r.per_thousand('一个'):.1f} | {r.per_thousand('被'):.1f} | {r.per_thousand('gloss'):.2f} "
                      f"| {r.counts['aside']} | {len(found['sentences'])} | {len(found['headings'])} "
                      f"| {len(found['words'])} | {len(found['punctuation'])} | {len(found['unglossed'])} |")

@@ -19,8 +19,8 @@ language's site, and its code cells are ``:load:`` lines, not code.
 3. ``llms.txt`` in each language's folder (the llmstxt.org format: the site's title, a one-line
    summary, then one list of links per section in the order of the table of contents, each page
    with its description, ``kb.page_meta``) points at these ``.md`` pages, with titles and
-   descriptions in the build's language. The root ``llms.txt`` (``docs/_root/llms.txt``, copied by
-   nox) points at the two languages' lists.
+   descriptions in the build's language. The root ``llms.txt`` (``tools.root_pages``, run by nox,
+   from ``docs/_root/llms.template.txt`` and ``kb_languages``) points at every language's list.
 
 Why our own ``llms.txt``: sphinx-llms-txt (0.7.1) builds its list and ``llms-full.txt`` from
 ``_sources/``, the English MyST of every language whose code cells are ``:load:`` lines; it

@@ -2,7 +2,8 @@
 
 Sphinx orders the general index by code point and heads each group with an entry's first
 character, so the Chinese index of this site had one group per character (中, 优, 全, 内 …) in an
-order no reader knows. In a build whose language is Chinese:
+order no reader knows. In a build whose language has ``index_order: pinyin`` in ``kb_languages``
+(``kb.languages``):
 
 1. The general index is ordered by each entry's pinyin (pypinyin, without tones; Latin text as
    it is, lower-cased, backquotes and brackets ignored) and grouped under the first letter of that
@@ -21,6 +22,8 @@ import re
 
 from docutils import nodes
 from sphinx.locale import _ as sphinx_
+
+from .languages import behaviour
 
 IGNORED = re.compile(r"[`（）()\[\]“”\"'_.]")
 
@@ -60,12 +63,12 @@ def reorder_index(entries: list[tuple[str, list]], symbols: str) -> list[tuple[s
     return sorted(grouped.items(), key=lambda item: (item[0] != symbols, item[0]))
 
 
-def is_chinese(config) -> bool:
-    return (config.language or "").startswith("zh")
+def in_pinyin_order(config) -> bool:
+    return behaviour(config, "index_order") == "pinyin"
 
 
 def on_html_page_context(app, pagename: str, templatename: str, context: dict, doctree) -> None:
-    if pagename != "genindex" or not is_chinese(app.config) or "genindexentries" not in context:
+    if pagename != "genindex" or not in_pinyin_order(app.config) or "genindexentries" not in context:
         return
     regrouped = reorder_index(context["genindexentries"], sphinx_("Symbols"))
     context["genindexentries"] = regrouped
@@ -75,7 +78,7 @@ def on_html_page_context(app, pagename: str, templatename: str, context: dict, d
 def sort_glossaries(app, doctree: nodes.document) -> None:
     from sphinx import addnodes
 
-    if not is_chinese(app.config):
+    if not in_pinyin_order(app.config):
         return
     for glossary in doctree.findall(addnodes.glossary):
         for items in glossary.findall(nodes.definition_list):

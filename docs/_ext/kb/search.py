@@ -46,16 +46,18 @@ from sphinx.errors import ExtensionError
 from docutils import nodes
 
 from .glossary import alternatives, glossary_path, glossary_rows
+from .languages import behaviour
 from .page import HEADER_CLASS
 from .translations import _
 
 INDEX_RE = re.compile(r"\A\s*Search\.setIndex\((.*)\)\s*;?\s*\Z", re.S)
 
 
-def search_words(tsv: Path, language: str) -> dict[str, list[str]]:
+def search_words(tsv: Path, column: str) -> dict[str, list[str]]:
     """Each word of the glossary's ``search`` column, and the forms of the term it stands for in
-    ``language``: the Chinese rendering or the English name, and the term's abbreviation in capitals
-    (pages of both languages write OOM or FSDP as they are).
+    the build's language, whose terms are the glossary's ``column`` (its ``glossary`` in
+    ``kb_languages``: the Chinese rendering or the English name, a bracketed part left out), and
+    the term's abbreviation in capitals (pages of every language write OOM or FSDP as they are).
 
     >>> import tempfile
     >>> path = Path(tempfile.mkdtemp()) / "g.tsv"
@@ -63,17 +65,16 @@ def search_words(tsv: Path, language: str) -> dict[str, list[str]]:
     ...     "out of memory (OOM)\\t内存不足\\tyes\\t内存不足（OOM，out of memory）\\t\\t爆显存 / 显存不足\\n"
     ...     "multi-process / multi-host\\t多进程 / 多主机\\tno\\t多进程（multi-process）\\t\\t多机\\n"
     ...     "device\\t设备\\tno\\t设备（device）\\t\\t\\n", encoding="utf-8")
-    >>> search_words(path, "zh_CN")
+    >>> search_words(path, "chinese")
     {'爆显存': ['内存不足', 'OOM'], '显存不足': ['内存不足', 'OOM'], '多机': ['多进程', '多主机']}
-    >>> search_words(path, "en")["多机"]
+    >>> search_words(path, "english")["多机"]
     ['multi-process', 'multi-host']
     """
     words: dict[str, list[str]] = {}
     for row in glossary_rows(tsv):
-        english = [re.sub(r"\s*\([^)]*\)", "", part).strip("` ") for part in alternatives(row["english"])]
+        terms = [re.sub(r"\s*\([^)]*\)", "", part).strip("` ") for part in alternatives(row[column])]
         capitals = [inner for inner in re.findall(r"\(([^)]*)\)", row["english"]) if inner.isupper()]
-        chinese = [part.strip("` ") for part in alternatives(row["chinese"])]
-        forms = (chinese if language.startswith("zh") else english) + capitals
+        forms = terms + capitals
         for word in alternatives(row.get("search", "")):
             words[word] = forms
     return words
@@ -225,7 +226,7 @@ def on_build_finished(app, exception) -> None:
     index = json.loads(match.group(1))
     sphinx_text = path.read_text(encoding="utf-8")
     lang = builder.indexer.lang
-    words = search_words(glossary_path(Path(app.confdir)), app.config.language or "en")
+    words = search_words(glossary_path(Path(app.confdir)), behaviour(app.config, "glossary"))
     add_search_words(index, words, lang.split, lambda w: lang.stem(w).lower(), lang.word_filter)
     before = json.loads(pristine(app).read_text(encoding="utf-8")) if pristine(app).is_file() else {}
     counts = {name: page for name, page in before.get("counts", {}).items() if name in index["docnames"]}
@@ -263,7 +264,7 @@ def on_builder_inited(app) -> None:
 
 def on_page_context(app, pagename, templatename, context, doctree) -> None:
     if pagename == "search":
-        forms = search_words(glossary_path(Path(app.confdir)), app.config.language or "en")
+        forms = search_words(glossary_path(Path(app.confdir)), behaviour(app.config, "glossary"))
         words = {"partial": _("No page holds every word of your search; these pages hold most of them."),
                  "forms": {word.lower(): terms for word, terms in forms.items()}}
         app.add_js_file(None, body=f"var KB_SEARCH_WORDS = {json.dumps(words, ensure_ascii=False)};", priority=100)

@@ -1,12 +1,16 @@
 """kb.search_zh: Chinese search that finds whole terms and answers sentence queries.
 
+In the builds whose language has ``search: jieba`` in ``kb_languages`` (``kb.languages``):
+
 1. The Chinese build requires jieba: without it Sphinx silently indexes no Chinese words, so the
    build stops with the install command instead.
-2. A jieba user dictionary made from the glossary's Chinese terms (``kb.glossary.glossary_path``)
-   and the short Chinese page titles keeps terms such as 自动微分 whole in the index.
+2. A jieba user dictionary made from the glossary's Chinese terms (``kb.glossary.glossary_path``,
+   the language's ``glossary`` column) and the short Chinese page titles keeps terms such as
+   自动微分 whole in the index.
 3. In the browser, a query is split with the index's own vocabulary, longest match first, so that
    a sentence such as 如何计算梯度 finds the pages about 梯度. The splitter is JavaScript in
-   ``docs/_static/kb-search-zh.js``; Sphinx puts it into ``language_data.js`` of Chinese builds.
+   ``docs/_static/kb-search-zh.js``; Sphinx puts it into ``language_data.js`` of Chinese builds
+   (Sphinx's search language ``zh``, which this module sets as ``html_search_language``).
    (The scorer that ranks a page whose title names a query word first, ``kb-scorer.js``, is set
    in ``conf.py`` as ``html_search_scorer`` and serves both languages.)
 
@@ -24,6 +28,7 @@ from sphinx.errors import ExtensionError
 from sphinx.search.zh import SearchChinese
 
 from .glossary import glossary_path, glossary_rows
+from .languages import behaviour
 from .page import source_pages
 
 SPLITTER = Path(__file__).resolve().parent.parent.parent / "_static" / "kb-search-zh.js"
@@ -36,9 +41,9 @@ class KbSearchChinese(SearchChinese):
     js_splitter_code = SPLITTER.read_text(encoding="utf-8")
 
 
-def glossary_terms(tsv: Path) -> list[str]:
-    """Chinese terms of the glossary, each alternative and parenthesised part on its own, and the
-    Chinese words of its ``search`` column (``kb.search``).
+def glossary_terms(tsv: Path, column: str = "chinese") -> list[str]:
+    """Chinese terms of the glossary (its ``column``), each alternative and parenthesised part on
+    its own, and the Chinese words of its ``search`` column (``kb.search``).
 
     >>> import tempfile
     >>> path = Path(tempfile.mkdtemp()) / "g.tsv"
@@ -50,7 +55,7 @@ def glossary_terms(tsv: Path) -> list[str]:
     """
     terms: list[str] = []
     for row in glossary_rows(tsv):
-        for part in re.split(r"[（）()/、，,]", row.get("chinese", "") + "/" + row.get("search", "")):
+        for part in re.split(r"[（）()/、，,]", row.get(column, "") + "/" + row.get("search", "")):
             part = part.strip()
             if CJK.search(part) and part not in terms:
                 terms.append(part)
@@ -80,7 +85,7 @@ def page_title_terms(srcdir: Path, pages: list[str], locale_dir: Path) -> list[s
 def write_search_dictionary(app) -> Path:
     """A jieba user dictionary: glossary terms and short page titles, kept whole when indexed."""
     srcdir = Path(app.srcdir)
-    terms = glossary_terms(glossary_path(Path(app.confdir)))
+    terms = glossary_terms(glossary_path(Path(app.confdir)), behaviour(app.config, "glossary"))
     pages = source_pages(srcdir, app.config.exclude_patterns, app.config.source_suffix)
     terms += page_title_terms(srcdir, pages, srcdir / "locales" / app.config.language / "LC_MESSAGES")
     path = Path(app.doctreedir) / "kb_search_dict.txt"
@@ -91,7 +96,7 @@ def write_search_dictionary(app) -> Path:
 
 
 def on_builder_inited(app) -> None:
-    if not (app.config.language or "en").startswith("zh") or app.builder.format != "html":
+    if behaviour(app.config, "search") != "jieba" or app.builder.format != "html":
         return
     try:
         import jieba
@@ -104,6 +109,7 @@ def on_builder_inited(app) -> None:
     path = write_search_dictionary(app)
     # The search index (and its jieba) is made later, when writing starts.
     app.config.html_search_options = {**(app.config.html_search_options or {}), "dict": str(path)}
+    app.config.html_search_language = app.config.html_search_language or KbSearchChinese.lang  # zh_CN finds zh too
 
 
 def setup(app):
