@@ -45,7 +45,6 @@ import ast
 import datetime
 import hashlib
 import json
-import os
 import platform
 import re
 import subprocess
@@ -57,6 +56,9 @@ from typing import NotRequired, TypedDict
 import conf
 
 from .site import BUILD, DOCS, ROOT
+
+from kb.run.plan import snippet_digest  # noqa: E402 (importable once conf has put docs/_ext on the path)
+from kb.run.store import canonical, machine_description  # noqa: E402
 
 FLOORS = DOCS / "_data" / "floors"
 # The packages the canary follows by default: the JAX stack that requirements.txt pins.
@@ -72,15 +74,6 @@ DRIFT = re.compile(r"(DeprecationWarning|FutureWarning|PendingDeprecationWarning
                    r"cannot import name|No module named|unexpected keyword argument|"
                    r"missing \d+ required (positional|keyword)|is deprecated|was removed|has been removed|"
                    r"no longer)")
-
-
-def canonical(name: str) -> str:
-    """Example:
-
-    >>> canonical("Orbax_Checkpoint")
-    'orbax-checkpoint'
-    """
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def parse_spec(text: str) -> tuple[str, str | None]:
@@ -248,7 +241,7 @@ def entry(record: dict | None, snippet_bytes: bytes) -> Entry:
     """One snippet's line of the report."""
     from kb.run.store import problem
 
-    sha = hashlib.sha256(snippet_bytes).hexdigest()
+    sha = hashlib.sha256(snippet_bytes).hexdigest()  # kb.run.plan.snippet_digest, of bytes already read
     if record is None:
         return Entry(status="fail", sha256=sha, error="no record was written (the runner lost it)", drift=None)
     reason = problem(record)
@@ -325,7 +318,7 @@ def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[s
         if name in runs:
             snippets[name] = entry(read_record(record_path(records_dir, name, job.key)), job.path.read_bytes())
         elif only is None or name in only:
-            snippets[name] = Entry(status="not affected", sha256=hashlib.sha256(job.path.read_bytes()).hexdigest())
+            snippets[name] = Entry(status="not affected", sha256=snippet_digest(job.path))
     return {"versions": {n: versions[n] for n in sorted(versions) if n in base_versions or n in changed},
             "changed": changed, "touched": sorted(touched), "pages": pages, "snippets": snippets}
 
@@ -333,10 +326,6 @@ def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[s
 # --------------------------------------------------------------------------------------------
 # The report
 # --------------------------------------------------------------------------------------------
-
-
-def machine() -> str:
-    return f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores"
 
 
 def markdown(report: dict) -> str:
@@ -385,7 +374,7 @@ def canary(specs: list[tuple[str, str | None]], *, pre: bool = False, out: Path 
     out = (out or BUILD / "canary" / name).resolve()
     out.mkdir(parents=True, exist_ok=True)
     overlay = (env_root or ROOT / ".nox" / "canary") / name
-    report = {"format": FORMAT, "date": datetime.date.today().isoformat(), "machine": machine(),
+    report = {"format": FORMAT, "date": datetime.date.today().isoformat(), "machine": machine_description(),
               "python": platform.python_version(), "asked": pip_args(specs), "changed": {}, "snippets": {}, "pages": {}}
     report["install"] = make_overlay(overlay, specs, pre, pip_extra or [])
     if report["install"]["ok"]:

@@ -52,7 +52,7 @@ from kb.run.policy import batch_group, lane  # noqa: E402
 from kb.run.process import RUNNER, WARNINGS_AS_ERRORS, reader_environment  # noqa: E402
 from kb.run.runner import Job, job, run_all, run_one  # noqa: E402
 from kb.run.snippet import cpu_by_design, is_timing, pins_own_process, starts_jax  # noqa: E402
-from kb.run.store import environment, pinned_versions, problem  # noqa: E402
+from kb.run.store import environment, machine_description, pinned_versions, problem  # noqa: E402
 
 TRACKED = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "torch", "numpy", "scipy", "transformers", "safetensors")
 
@@ -425,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     versions_differ(rows, here, controls=args.control, python=platform.python_version())
     backends = sorted({r["backend"] for r in rows if r["backend"]})
     kinds = sorted({r["device"] for r in rows if r["device"] and r["backend"] != "cpu"} or {r["device"] for r in rows if r["device"]})
-    machine = f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPU cores" + (f", {', '.join(kinds)}" if kinds else "")
+    machine = machine_description(kinds)
     noise = sorted({n for r in rows for n in r["noise"]})
     report = {"date": started.isoformat(timespec="seconds"), "machine": machine, "backends": backends,
               "python": platform.python_version(), "installed": here, "distributions": _distributions(), "pinned": {n: pinned[n] for n in here if n in pinned},

@@ -77,7 +77,6 @@ import datetime
 import fnmatch
 import json
 import os
-import platform
 import re
 import sys
 import tempfile
@@ -96,7 +95,7 @@ from kb.run import precision  # noqa: E402
 from kb.run.plan import snippet_digest  # noqa: E402
 from kb.run.runner import Job, earlier_seconds, run_all, shard  # noqa: E402
 from kb.run.snippet import cpu_by_design, is_timing  # noqa: E402
-from kb.run.store import problem  # noqa: E402
+from kb.run.store import machine_description, problem  # noqa: E402
 
 MANIFEST = DOCS / "_data" / "precision-bf16.json"
 JAX_LIBRARIES = {"jax", "jaxlib", "flax", "optax", "chex", "orbax", "equinox"}
@@ -338,7 +337,7 @@ def write_manifest(verdicts: dict[str, tuple[str, str | None]], mode: str, path:
     for name, (kind, why) in verdicts.items():
         programs[name] = {"sha256": snippet_digest(ROOT / name), "verdict": kind, **({"why": why} if why else {})}
     path.write_text(json.dumps({"mode": mode, "date": datetime.date.today().isoformat(),
-                                "machine": f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPU cores",
+                                "machine": machine_description(),
                                 "jax": version("jax"), "programs": dict(sorted(programs.items()))}, indent=1,
                                ensure_ascii=False) + "\n",
                     encoding="utf-8")

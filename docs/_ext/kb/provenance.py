@@ -20,10 +20,9 @@ from docutils import nodes
 
 from .mode import shows_outputs
 from .page import put_in_header, loaded_snippets
+from .run.child import PACKAGES  # the packages each run records (kb/run/child.py), in the order the box names them
 from .run.store import current_record_path, read_record
 from .translations import _, separator
-
-PACKAGES = ("jax", "jaxlib", "flax", "optax", "torch")
 
 
 def summarise(ran_with: list[dict[str, Any]]) -> dict[str, Any]:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .snippet import pins_own_process, starts_jax
+from .snippet import JAX_LIBRARIES, pins_own_process, starts_jax
 
 EXCLUSIVE = frozenset({"tpu"})
 # An import of a JAX library anywhere in a program's text, its children's code (strings) included.
@@ -76,7 +76,7 @@ def _opening_environment(tree: ast.Module) -> tuple[tuple[tuple[str, str], ...],
             continue
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-            if any(n.split(".")[0] in ("jax", "jaxlib", "flax", "optax", "orbax", "grain", "chex") for n in names):
+            if any(n.split(".")[0] in JAX_LIBRARIES for n in names):
                 break
             end = node.end_lineno or end
             continue

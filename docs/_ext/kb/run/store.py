@@ -95,8 +95,30 @@ def pinned_versions(requirements: Path) -> dict[str, str]:
     for line in requirements.read_text(encoding="utf-8").splitlines():
         match = re.match(r"^([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?==([^\s;#]+)", line.strip())
         if match:
-            found[match[1].lower().replace("_", "-")] = match[2]
+            found[canonical(match[1])] = match[2]
     return found
+
+
+def canonical(name: str) -> str:
+    """A distribution's name as PEP 503 normalises it: the one spelling the pins, the records,
+    the machine reports and the canary compare.
+
+    >>> canonical("Orbax_Checkpoint"), canonical("zope.interface")
+    ('orbax-checkpoint', 'zope-interface')
+    """
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def machine_description(accelerators: Iterable[str] = ()) -> str:
+    """This machine as every report names it: system, architecture, CPU cores, then the accelerators.
+
+    >>> machine_description(["TPU v5 lite"]).count(", ")
+    2
+    """
+    import os
+    import platform
+
+    return ", ".join([f"{platform.system()} {platform.machine()}", f"{os.cpu_count()} CPU cores", *accelerators])
 
 
 @functools.lru_cache(maxsize=None)
