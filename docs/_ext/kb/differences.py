@@ -29,8 +29,8 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util import logging
 
+from .cells import page_snippets
 from .page import cell_options, code_cells
-from .run.plan import page_loads, pages_of
 from .translations import _
 
 logger = logging.getLogger(__name__)
@@ -52,8 +52,14 @@ def changed_lines(base: str, text: str) -> list[int]:
 
 
 @lru_cache(maxsize=2)
-def _pages_of(srcdir: str) -> dict[str, list[str]]:
-    return pages_of(page_loads(Path(srcdir)))
+def _first_pages(srcdir: str, snippets_dir: str, exclude: tuple[str, ...], suffix: tuple) -> dict[Path, str]:
+    """Each snippet's first page, from the pages as Sphinx finds them (``kb.cells.page_snippets``,
+    as the build's plan and the floors table read them); once per process."""
+    first: dict[Path, str] = {}
+    for docname, paths in page_snippets(Path(srcdir), Path(snippets_dir), list(exclude), dict(suffix)).items():
+        for path in paths:
+            first.setdefault(path.resolve(), docname)
+    return first
 
 
 def _source_block(cell: nodes.Element) -> nodes.literal_block | None:
@@ -66,7 +72,7 @@ def _source_block(cell: nodes.Element) -> nodes.literal_block | None:
 def highlight_differences(app, doctree: nodes.document) -> None:
     env = app.env
     root = Path(app.srcdir).parent
-    snippets = (root / "snippets").resolve()
+    snippets = (Path(app.srcdir) / app.config.kb_snippets_dir).resolve()
     page = Path(env.doc2path(env.docname))
     for cell in code_cells(doctree):
         options = cell_options(cell)
@@ -93,11 +99,11 @@ def highlight_differences(app, doctree: nodes.document) -> None:
             logger.warning(f"{problem} (page {env.docname})", location=cell)
             continue
         block["highlight_args"] = {**block.get("highlight_args", {}), "hl_lines": lines}
-        name = path.relative_to(root).as_posix()
         label = nodes.literal(path.name, path.name)
-        pages = _pages_of(str(app.srcdir)).get(name, [])
-        if pages:
-            label = addnodes.pending_xref("", label, refdomain="std", reftype="doc", reftarget="/" + pages[0],
+        first = _first_pages(str(app.srcdir), str(snippets), tuple(app.config.exclude_patterns),
+                             tuple(app.config.source_suffix.items())).get(path)
+        if first:
+            label = addnodes.pending_xref("", label, refdomain="std", reftype="doc", reftarget="/" + first,
                                           refexplicit=True, refdoc=env.docname)
         template = (_("Highlighted: the line that differs from {program}.") if len(lines) == 1
                     else _("Highlighted: the {count} lines that differ from {program}."))
