@@ -146,6 +146,27 @@ def test_a_group_past_its_deadline_starts_no_program(tmp_path):
     assert records == {}
 
 
+def test_a_program_expected_to_end_past_the_deadline_does_not_start_and_a_shorter_one_still_does(tmp_path):
+    """A call of the TPU pass must end inside the device's 10 minutes: a program that would be cut
+    off is left for the next call instead of being lost half-run."""
+    long, short = _job(tmp_path, "long", "print('long')\n"), _job(tmp_path, "short", "print('short')\n")
+    jobs = [{"path": str(long.path), "name": long.name, "expect": 600.0},
+            {"path": str(short.path), "name": short.name, "expect": 1.0}]
+    records = run_group(jobs, reader_environment(), tmp_path / "s", timeout=30, deadline=time.time() + 120)
+    assert set(records) == {short.name} and records[short.name]["stdout"] == "short\n"
+    assert long.name not in (tmp_path / "s" / "results.jsonl").read_text()  # never started: the next call runs it
+
+
+def test_expected_seconds_come_from_an_earlier_report_with_a_margin(tmp_path):
+    from tools.machine_report import expected_seconds
+
+    report = tmp_path / "r.json"
+    report.write_text(json.dumps({"snippets": [{"snippet": "snippets/a/x.py", "seconds": 10.0},
+                                               {"snippet": "snippets/a/y.py", "seconds": None}]}))
+    assert expected_seconds([report]) == {"snippets/a/x.py": 17.0}
+    assert expected_seconds([]) == {}
+
+
 def test_the_device_policy_on_the_sites_programs():
     """Every program gets a lane; PyTorch-only tabs and CPU-by-design programs run beside the device."""
     pages = pages_of(page_loads(ROOT / "docs"))

@@ -249,17 +249,42 @@ def sitting_runs(state: Path) -> dict[str, dict]:
     return done
 
 
+# What a fresh process costs on top of a program's own time where the device is exclusive (the
+# TPU v5e VM: start, import, open the chip; about 15 s there, 2026-12-06): added to the expected
+# seconds of a program that runs again alone.
+FRESH_PROCESS = 15.0
+
+
+def expected_seconds(reports: list[Path]) -> dict[str, float]:
+    """Each snippet's expected seconds on this kind of machine, from earlier reports of it (the
+    newest row wins): its time there, a fifth more and 5 s, so that a call starts no program it
+    is not expected to finish. An estimate only, whatever the snippet's bytes: nothing of the row
+    is kept."""
+    expect: dict[str, float] = {}
+    for path in reports:
+        for row in json.loads(path.read_text(encoding="utf-8"))["snippets"]:
+            if row.get("seconds"):
+                expect[row["snippet"]] = round(1.2 * row["seconds"] + 5, 1)
+    return expect
+
+
 def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, workers: int,
-               exclusive: bool, log=print) -> dict[str, dict]:
+               exclusive: bool, log=print, expect: dict[str, float] | None = None) -> dict[str, dict]:
     """Run every job under the device policy (``kb.run.policy``), resuming from ``state``; records by name.
 
     Programs that start no accelerator run in a pool beside the device's lane; on an exclusive
     device the others run one at a time, in shared processes by group (``kb.run.batch``) where
     they can, each in its own process where they cannot; a program that fails in a shared process
     runs again alone in a fresh one, and that run counts; timing programs run last, when nothing
-    else runs. A program recorded in ``state`` with the same bytes is not run again.
+    else runs. A program recorded in ``state`` with the same bytes is not run again. No program
+    starts that is expected (``expect``: seconds by snippet name, none when unknown) to end after
+    ``budget`` seconds: a shorter one after it may still run, and the next call runs the rest.
     """
     deadline = time.time() + budget
+    expect = expect or {}
+
+    def fits(j: Job, extra: float = 0.0) -> bool:
+        return time.time() + expect.get(j.name, 0.0) + extra <= deadline
     state.mkdir(parents=True, exist_ok=True)
     done_path = state / "done.jsonl"
     done = sitting_runs(state)
@@ -306,12 +331,13 @@ def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, 
 
     def in_groups(groups: dict[tuple, list[Job]], alone: bool) -> None:
         for group, jobs in sorted(groups.items(), key=lambda g: -len(g[1])):
-            if time.time() > deadline:
-                return
+            if not any(fits(j) for j in jobs if j.name not in done):
+                continue  # nothing of it is expected to end in time
             env = {**reader_environment(), **dict(group)}
             folder = state / ("group-" + hashlib.sha256(repr(group).encode()).hexdigest()[:8] + ("-alone" if alone else ""))
             log(f"shared process {dict(group) or '(no settings)'}: {len(jobs)} programs")
-            records = run_group([{"path": str(j.path), "name": j.name} for j in jobs], env, folder,
+            records = run_group([{"path": str(j.path), "name": j.name, "expect": expect.get(j.name, 0.0)} for j in jobs],
+                                env, folder,
                                 timeout=timeout, deadline=deadline, flags=WARNINGS_AS_ERRORS,
                                 progress=lambda name, r: log(f"  {name}: {'ok' if problem(r) is None else problem(r)[:120]} "
                                                              f"({r['seconds']:.1f} s, shared)"))
@@ -320,7 +346,7 @@ def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, 
                     first = _record(j, records[j.name], "batch", alone)
                     if problem(first) is None:
                         keep(first)
-                    elif time.time() < deadline:  # a failure counts only when it fails alone too
+                    elif fits(j, FRESH_PROCESS):  # a failure counts only when it fails alone too
                         again = _record(j, _cold(j), "process", True)
                         again["first_try"] = problem(first)
                         keep(again)
@@ -331,14 +357,12 @@ def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, 
 
     in_groups(groups, alone=False)
     for j in own:
-        if time.time() > deadline:
-            break
-        if not is_timing(texts[j.name]):
+        if fits(j) and not is_timing(texts[j.name]):
             keep(_record(j, _cold(j), "process", False))
     thread.join()
     in_groups(timing_groups, alone=True)
     for j in own:
-        if time.time() < deadline and is_timing(texts[j.name]) and j.name not in done:
+        if fits(j) and is_timing(texts[j.name]) and j.name not in done:
             keep(_record(j, _cold(j), "alone", True))
     if time.time() < deadline:
         side_lane(side_timing, True)
@@ -358,10 +382,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--state", type=Path, default=ROOT / "_build" / "machine-pass",
                         help="with --batch: where finished runs are kept between calls (default _build/machine-pass)")
     parser.add_argument("--budget", type=float, default=float("inf"),
-                        help="with --batch: start no program after this many seconds; run again to go on")
+                        help="with --batch: start no program after this many seconds (none expected to end after "
+                             "them, with --expect); run again to go on")
     parser.add_argument("--merge", type=Path, action="append", default=[],
                         help="with --batch: a committed report of an earlier sitting on this kind of machine; its rows for "
                              "programs unchanged since (same sha256) are kept, and only the others run")
+    parser.add_argument("--expect", type=Path, action="append", default=[],
+                        help="with --batch: an earlier report of this kind of machine; its seconds are the expected "
+                             "time of each program, and no program starts that is expected to end after --budget")
     parser.add_argument("--control", type=Path, action="append", default=[],
                         help="a report of the same programs on a CPU-only machine with the same Python and versions: "
                              "a failure it shows too (same bytes, same error) is 'versions differ'")
@@ -405,7 +433,8 @@ def main(argv: list[str] | None = None) -> int:
             f"state in {args.state}")
         clock = time.perf_counter()
         records = list(batch_pass(jobs, args.state, timeout=args.timeout, budget=args.budget,
-                                  workers=args.workers, exclusive=exclusive, log=say).values())
+                                  workers=args.workers, exclusive=exclusive, log=say,
+                                  expect=expected_seconds(args.expect)).values())
         meta_path = args.state / "pass.json"
         meta = json.loads(meta_path.read_text()) if meta_path.exists() else {"started": started.isoformat(timespec="seconds"),
                                                                             "wall_seconds": 0.0, "calls": 0}

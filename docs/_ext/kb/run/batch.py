@@ -27,8 +27,9 @@ the next restored in between:
    timed out and starts a new worker for the rest. A worker that dies otherwise (an abort in the
    runtime) is recorded the same way, with the end of its log as the program's stderr.
 4. **Resumable**: each record is appended to ``results.jsonl`` as soon as its program ends, after
-   a ``start`` line; a worker past the group's deadline starts no new program, so a call cut to a
-   time limit loses nothing already run, and the next call runs only what is left.
+   a ``start`` line; a worker starts no program expected to end after the group's deadline (a job's
+   ``expect``: its seconds on an earlier run, 0 when unknown), so a call cut to a time limit loses
+   nothing already run, and the next call runs only what is left.
 
 What this changes against a fresh process, stated so that a result can be weighed: the modules
 are imported and the device opened before the program starts (as a forked start does,
@@ -216,8 +217,8 @@ def worker(jobs_file: str, results: str, timeout: str, deadline: str, log_path: 
                 pass
     with open(log_path, "a", encoding="utf-8") as log, open(results, "a", encoding="utf-8") as out:
         for job in jobs:
-            if time.time() > float(deadline):
-                break
+            if time.time() + job.get("expect", 0) > float(deadline):
+                continue  # it would end past the deadline: a shorter one after it may still fit
             out.write(json.dumps({"event": "start", "name": job["name"], "time": time.time()}) + "\n")
             out.flush()
             record = _run_one(child, job, float(timeout), log)
@@ -254,7 +255,9 @@ def read_results(path: Path) -> tuple[dict[str, dict[str, Any]], dict[str, float
 def run_group(jobs: Iterable[dict[str, Any]], env: dict[str, str], folder: Path, *, timeout: float,
               deadline: float, flags: Iterable[str] = (),
               progress: Callable[[str, dict[str, Any]], None] | None = None) -> dict[str, dict[str, Any]]:
-    """Run ``jobs`` (dicts with ``path`` and ``name``) in as few workers as it takes; records by name.
+    """Run ``jobs`` (dicts with ``path``, ``name`` and optionally ``expect``, the seconds it is expected
+    to take) in as few workers as it takes; records by name. A job expected to end after ``deadline``
+    does not start.
 
     ``folder`` keeps ``results.jsonl`` and the workers' log; a program already recorded there is not
     run again. A worker that ends with a program started and unrecorded (a timeout, an abort)
@@ -270,7 +273,7 @@ def run_group(jobs: Iterable[dict[str, Any]], env: dict[str, str], folder: Path,
     unstarted: dict[str, dict[str, Any]] = {}
     while time.time() < deadline:
         done, started = read_results(results)
-        remaining = [j for j in jobs if j["name"] not in done]
+        remaining = [j for j in jobs if j["name"] not in done and time.time() + j.get("expect", 0) <= deadline]
         if not remaining:
             break
         jobs_file = folder / "jobs.json"
