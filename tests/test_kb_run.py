@@ -167,6 +167,23 @@ def test_expected_seconds_come_from_an_earlier_report_with_a_margin(tmp_path):
     assert expected_seconds([]) == {}
 
 
+def test_a_call_cut_off_before_its_report_still_counts_in_the_sittings_clock(tmp_path):
+    """pass.json is written when a call starts and after each kept program, not only at its end."""
+    import datetime
+
+    from tools.machine_report import SittingClock
+
+    start = datetime.datetime(2026, 12, 6, 16, 41, tzinfo=datetime.timezone.utc)
+    first = SittingClock(tmp_path / "pass.json", start)
+    time.sleep(0.2)
+    first.tick()  # a program kept; then the call is killed: no report, no final tick
+    cut = json.loads((tmp_path / "pass.json").read_text())
+    assert cut["calls"] == 1 and cut["wall_seconds"] >= 0.2 and cut["started"] == "2026-12-06T16:41:00+00:00"
+    later = datetime.datetime(2026, 12, 6, 16, 52, tzinfo=datetime.timezone.utc)
+    meta = SittingClock(tmp_path / "pass.json", later).tick()  # the next call of the same sitting
+    assert meta["calls"] == 2 and meta["started"] == cut["started"] and meta["wall_seconds"] >= cut["wall_seconds"]
+
+
 def test_the_device_policy_on_the_sites_programs():
     """Every program gets a lane; PyTorch-only tabs and CPU-by-design programs run beside the device."""
     pages = pages_of(page_loads(ROOT / "docs"))
@@ -227,8 +244,10 @@ def test_a_call_with_only_keeps_the_merged_rows_of_every_unchanged_program(tmp_p
     report = json.loads(report_path.read_text())
     (row,) = report["snippets"]
     kept, changed = "snippets/start/pf_fold_in.py", "snippets/start/pf_jax_same_key.py"
+    missing = "snippets/start/pf_key_reuse_check.py"  # unchanged, but a package was missing there
     report["snippets"] += [dict(row, snippet=kept, sha256=snippet_digest(ROOT / kept)),
-                           dict(row, snippet=changed, sha256="0" * 64)]  # as if run before an edit
+                           dict(row, snippet=changed, sha256="0" * 64),  # as if run before an edit
+                           dict(row, snippet=missing, sha256=snippet_digest(ROOT / missing), outcome="not installed here")]
     report_path.write_text(json.dumps(report))
     run = subprocess.run(args + ["--only", "start/pf_global_baked_in.py", "--merge", str(report_path),
                                  "--out", str(tmp_path / "second")], capture_output=True, text=True, timeout=300)
@@ -237,5 +256,6 @@ def test_a_call_with_only_keeps_the_merged_rows_of_every_unchanged_program(tmp_p
     names = [r["snippet"] for r in second["snippets"]]
     assert names == ["snippets/start/pf_fold_in.py", "snippets/start/pf_global_baked_in.py", "snippets/start/pf_key_types.py"]
     assert changed in second["pass"]["pending"] and kept not in second["pass"]["pending"]
+    assert missing in second["pass"]["pending"]  # runs again in a later call or sitting
     assert len(second["pass"]["sittings"]) == 1 and second["pass"]["sittings"][0]["calls"] == 2
     assert second["pass"]["sittings"][0]["programs"] == 2  # both calls' programs, from the sitting's state

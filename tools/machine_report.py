@@ -36,7 +36,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import Callable, TYPE_CHECKING, TypedDict
 
 if TYPE_CHECKING:  # Python 3.11's; only read by a type checker (annotations are not evaluated here)
     from typing import NotRequired
@@ -269,7 +269,8 @@ def expected_seconds(reports: list[Path]) -> dict[str, float]:
 
 
 def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, workers: int,
-               exclusive: bool, log=print, expect: dict[str, float] | None = None) -> dict[str, dict]:
+               exclusive: bool, log=print, expect: dict[str, float] | None = None,
+               kept: Callable[[], None] = lambda: None) -> dict[str, dict]:
     """Run every job under the device policy (``kb.run.policy``), resuming from ``state``; records by name.
 
     Programs that start no accelerator run in a pool beside the device's lane; on an exclusive
@@ -279,6 +280,7 @@ def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, 
     else runs. A program recorded in ``state`` with the same bytes is not run again. No program
     starts that is expected (``expect``: seconds by snippet name, none when unknown) to end after
     ``budget`` seconds: a shorter one after it may still run, and the next call runs the rest.
+    ``kept`` is called after each record is kept (the sitting's clock, ``SittingClock``).
     """
     deadline = time.time() + budget
     expect = expect or {}
@@ -297,6 +299,7 @@ def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, 
             done[record["snippet"]] = record
             with open(done_path, "a", encoding="utf-8") as out:
                 out.write(json.dumps(record) + "\n")
+            kept()
         log(f"{record['snippet']}: {'ok' if problem(record) is None else problem(record)[:120]} "
             f"({record['seconds']:.1f} s, {record.get('how')})")
 
@@ -364,9 +367,31 @@ def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, 
     for j in own:
         if fits(j) and is_timing(texts[j.name]) and j.name not in done:
             keep(_record(j, _cold(j), "alone", True))
-    if time.time() < deadline:
-        side_lane(side_timing, True)
+    for j in side_timing:
+        if fits(j):
+            side_lane([j], True)
     return done
+
+
+class SittingClock:
+    """The sitting's start, calls and wall seconds in ``pass.json`` of the state folder, written when
+    a call starts and again after each program it keeps: a call cut off at the device's time limit
+    (before it writes its report) still counts, up to its last kept program (the sitting of
+    2026-12-06 16:41 UTC lost its first call's 537 s that way)."""
+
+    def __init__(self, path: Path, started: datetime.datetime):
+        self.path = path
+        self.meta = (json.loads(path.read_text(encoding="utf-8")) if path.exists()
+                     else {"started": started.isoformat(timespec="seconds"), "wall_seconds": 0.0, "calls": 0})
+        self.meta["calls"] += 1
+        self.before, self.clock = self.meta["wall_seconds"], time.perf_counter()
+        self.tick()
+
+    def tick(self) -> dict:
+        self.meta["wall_seconds"] = round(self.before + time.perf_counter() - self.clock, 1)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text(json.dumps(self.meta), encoding="utf-8")
+        return self.meta
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -423,24 +448,20 @@ def main(argv: list[str] | None = None) -> int:
     for earlier in args.merge:
         report = json.loads(earlier.read_text(encoding="utf-8"))
         sittings += report.get("pass", {}).get("sittings", [])
+        # A program that did not run there for want of a package runs again: this sitting may have it.
         kept += [row for row in report["snippets"] if current.get(row["snippet"]) == row["sha256"]
-                 and row["snippet"] not in {k["snippet"] for k in kept}]
+                 and row["outcome"] != "not installed here" and row["snippet"] not in {k["snippet"] for k in kept}]
     jobs = [j for j in jobs if j.name not in {row["snippet"] for row in kept}]
     say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     if args.batch:
         exclusive = (importlib.util.find_spec("libtpu") is not None) if args.exclusive == "auto" else args.exclusive == "yes"
         say(f"running {len(jobs)} snippets under the device policy (exclusive device: {exclusive}), "
             f"state in {args.state}")
-        clock = time.perf_counter()
+        clock = SittingClock(args.state / "pass.json", started)
         records = list(batch_pass(jobs, args.state, timeout=args.timeout, budget=args.budget,
                                   workers=args.workers, exclusive=exclusive, log=say,
-                                  expect=expected_seconds(args.expect)).values())
-        meta_path = args.state / "pass.json"
-        meta = json.loads(meta_path.read_text()) if meta_path.exists() else {"started": started.isoformat(timespec="seconds"),
-                                                                            "wall_seconds": 0.0, "calls": 0}
-        meta["wall_seconds"] = round(meta["wall_seconds"] + time.perf_counter() - clock, 1)
-        meta["calls"] += 1
-        meta_path.write_text(json.dumps(meta), encoding="utf-8")
+                                  expect=expected_seconds(args.expect), kept=clock.tick).values())
+        meta = clock.tick()
         started = datetime.datetime.fromisoformat(meta["started"])
     else:
         with tempfile.TemporaryDirectory() as folder:

@@ -8,9 +8,11 @@
 #    stay first: flax, optax, orbax-checkpoint, scikit-learn, matplotlib, transformers, safetensors from the package index
 #    (KB_PIP_INDEX, default the machine's local index file:///opt/pypi/simple if it exists, else
 #    pip's own), torch's CPU build (KB_TORCH_LINKS, default /opt/wheels if it exists), and every
-#    wheel in KB_WHEELS (default .whl-tpu/: what the index lacks, e.g. grain and its needs), and the
-#    pinned Triton where KB_MORE_LINKS (default /opt/pypi-more/files if it exists) holds it (the
-#    Triton-interpreter programs need it; its wheel, 190 MB, is too large to carry).
+#    wheel in KB_WHEELS (default .whl-tpu/: what the index lacks, e.g. grain and its needs), and
+#    Triton from KB_MORE_LINKS (default /opt/pypi-more/files if it exists): the pinned version if it
+#    is there, else the newest it has (the TPU VM of 2026-12-06 had 3.6.0 and 3.8.0, not 3.7.1; the
+#    report lists it under `distributions`). The Triton-interpreter programs need it, and its
+#    wheel, 190 MB, is too large to carry.
 # 2. Runs `python3 tools/machine_report.py --batch` (the device policy: one program holds the
 #    chip at a time, in shared processes by group; the others beside it, KB_PASS_WORKERS at a time,
 #    default 4: each PyTorch program uses every core, so more would slow the device lane's
@@ -46,7 +48,8 @@ if [ ! -f "$SITE/.kb-installed" ]; then
   if [ -n "$LINKS" ]; then "${pip[@]}" --find-links "$LINKS" torch; else "${pip[@]}" torch; fi || echo "tpu_pass: torch did not install" >&2
   triton=$(grep -E '^triton==' requirements.txt || true)
   if [ -n "$MORE" ] && [ -n "$triton" ]; then
-    "${pip[@]}" --no-deps --find-links "$MORE" "$triton" || echo "tpu_pass: $triton did not install" >&2
+    "${pip[@]}" --no-deps --find-links "$MORE" "$triton" || "${pip[@]}" --no-deps --find-links "$MORE" triton \
+      || echo "tpu_pass: triton did not install" >&2
   fi
   # One wheel at a time: a wheel this machine cannot take (a newer glibc, another Python) is
   # reported and left out instead of stopping the others.
