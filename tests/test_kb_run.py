@@ -184,6 +184,36 @@ def test_a_call_cut_off_before_its_report_still_counts_in_the_sittings_clock(tmp
     assert meta["calls"] == 2 and meta["started"] == cut["started"] and meta["wall_seconds"] >= cut["wall_seconds"]
 
 
+def test_a_call_killed_mid_pass_leaves_the_report_of_what_it_ran(tmp_path):
+    """The device's time limit kills a call with its running program: what ran before must be in a
+    report already (written as the pass goes, --report-every), not only in the machine's state."""
+    import os
+    import signal
+
+    fast, slow = "snippets/start/pt_forward_loss_torch.py", "snippets/gpt/gstep_train.py"  # 2-3 s beside; ~50 s on the CPU
+    process = subprocess.Popen([sys.executable, str(ROOT / "tools" / "machine_report.py"), "--batch", "--exclusive", "yes",
+                                "--only", ",".join(n.removeprefix("snippets/") for n in (fast, slow)), "--report-every", "0",
+                                "--state", str(tmp_path / "state"), "--out", str(tmp_path / "out")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.time() + 120
+        report = None
+        while time.time() < deadline and report is None:
+            time.sleep(0.5)
+            for path in (tmp_path / "out").glob("*.json"):
+                try:
+                    report = json.loads(path.read_text())
+                except ValueError:
+                    pass  # being written
+        assert process.poll() is None, "the pass ended before it could be cut off"
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    assert report is not None, "no report while the pass ran"
+    assert [r["snippet"] for r in report["snippets"]] == [fast] and report["snippets"][0]["outcome"] == "ok"
+    assert slow in report["pass"]["pending"] and report["pass"]["calls"] == 1
+
+
 def test_the_device_policy_on_the_sites_programs():
     """Every program gets a lane; PyTorch-only tabs and CPU-by-design programs run beside the device."""
     pages = pages_of(page_loads(ROOT / "docs"))

@@ -270,7 +270,7 @@ def expected_seconds(reports: list[Path]) -> dict[str, float]:
 
 def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, workers: int,
                exclusive: bool, log=print, expect: dict[str, float] | None = None,
-               kept: Callable[[], None] = lambda: None) -> dict[str, dict]:
+               kept: Callable[[dict[str, dict]], None] = lambda done: None) -> dict[str, dict]:
     """Run every job under the device policy (``kb.run.policy``), resuming from ``state``; records by name.
 
     Programs that start no accelerator run in a pool beside the device's lane; on an exclusive
@@ -280,7 +280,7 @@ def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, 
     else runs. A program recorded in ``state`` with the same bytes is not run again. No program
     starts that is expected (``expect``: seconds by snippet name, none when unknown) to end after
     ``budget`` seconds: a shorter one after it may still run, and the next call runs the rest.
-    ``kept`` is called after each record is kept (the sitting's clock, ``SittingClock``).
+    ``kept`` hears the records so far after each one is kept (the sitting's clock, the report so far).
     """
     deadline = time.time() + budget
     expect = expect or {}
@@ -299,7 +299,7 @@ def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, 
             done[record["snippet"]] = record
             with open(done_path, "a", encoding="utf-8") as out:
                 out.write(json.dumps(record) + "\n")
-            kept()
+            kept(done)
         log(f"{record['snippet']}: {'ok' if problem(record) is None else problem(record)[:120]} "
             f"({record['seconds']:.1f} s, {record.get('how')})")
 
@@ -415,6 +415,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expect", type=Path, action="append", default=[],
                         help="with --batch: an earlier report of this kind of machine; its seconds are the expected "
                              "time of each program, and no program starts that is expected to end after --budget")
+    parser.add_argument("--report-every", type=float, default=30.0, metavar="SECONDS",
+                        help="with --batch: write the report so far at most this often while the pass runs, so that a "
+                             "call cut off at the device's time limit still leaves one (default 30)")
     parser.add_argument("--control", type=Path, action="append", default=[],
                         help="a report of the same programs on a CPU-only machine with the same Python and versions: "
                              "a failure it shows too (same bytes, same error) is 'versions differ'")
@@ -452,55 +455,69 @@ def main(argv: list[str] | None = None) -> int:
         kept += [row for row in report["snippets"] if current.get(row["snippet"]) == row["sha256"]
                  and row["outcome"] != "not installed here" and row["snippet"] not in {k["snippet"] for k in kept}]
     jobs = [j for j in jobs if j.name not in {row["snippet"] for row in kept}]
+    def write(records: list[dict], meta: dict | None) -> tuple[dict, Path]:
+        """Write the report of ``records`` (this call's and this sitting's) and the merged rows."""
+        started_at = datetime.datetime.fromisoformat(meta["started"]) if meta else started
+        accelerator = any(((r.get("ran_with") or {}).get("devices") or [{}])[0].get("backend") not in (None, "cpu")
+                          for r in records) or any(row["backend"] not in (None, "cpu") for row in kept)
+        rows = [_row(r, pages.get(r["snippet"], []), differs, accelerator, "process") for r in records]
+        rows = sorted(kept + rows, key=lambda r: r["snippet"])
+        versions_differ(rows, here, controls=args.control, python=platform.python_version())
+        backends = sorted({r["backend"] for r in rows if r["backend"]})
+        kinds = sorted({r["device"] for r in rows if r["device"] and r["backend"] != "cpu"} or {r["device"] for r in rows if r["device"]})
+        machine = machine_description(kinds)
+        noise = sorted({n for r in rows for n in r["noise"]})
+        report = {"date": started_at.isoformat(timespec="seconds"), "machine": machine, "backends": backends,
+                  "python": platform.python_version(), "installed": here, "distributions": _distributions(), "pinned": {n: pinned[n] for n in here if n in pinned},
+                  "differs_from_pins": {n: {"here": a, "pinned": b} for n, (a, b) in differs.items()},
+                  "workers": args.workers, "counts": {},
+                  "noise": {n: {"source": BY_ID[n].source, "reason": BY_ID[n].reason} for n in noise},
+                  **({"controls": [str(c) for c in args.control]} if args.control else {}),
+                  "snippets": rows}
+        if meta is not None:
+            this = {"started": meta["started"], "wall_seconds": meta["wall_seconds"], "calls": meta["calls"],
+                    "programs": len(sitting_runs(args.state))}  # every program this sitting ran, whatever call
+            # A merged report of an earlier call of this same sitting already holds it: keep one entry per
+            # sitting, the latest (its calls and seconds include the earlier calls').
+            others = [s for s in {s["started"]: s for s in sittings}.values() if s["started"] != this["started"]]
+            report["pass"] = {"command": "bash tools/tpu_pass.sh (python3 tools/machine_report.py --batch)",
+                              "wall_seconds": round(sum(s["wall_seconds"] for s in others) + meta["wall_seconds"], 1),
+                              "calls": sum(s["calls"] for s in others) + meta["calls"], "sittings": others + [this],
+                              "pending": [n for n in plan if n not in {r["snippet"] for r in rows}]}
+        for row in rows:
+            report["counts"][row["outcome"]] = report["counts"].get(row["outcome"], 0) + 1
+        slug = re.sub(r"[^a-z0-9]+", "-", f"{started_at.date()}-{platform.machine()}-{'-'.join(kinds or ['cpu'])}".lower()).strip("-")
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / f"{slug}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        (args.out / f"{slug}.md").write_text(markdown(report), encoding="utf-8")
+        return report, args.out / slug
+
     say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     if args.batch:
         exclusive = (importlib.util.find_spec("libtpu") is not None) if args.exclusive == "auto" else args.exclusive == "yes"
         say(f"running {len(jobs)} snippets under the device policy (exclusive device: {exclusive}), "
             f"state in {args.state}")
         clock = SittingClock(args.state / "pass.json", started)
+        last = [time.perf_counter()]
+
+        def on_kept(done: dict[str, dict]) -> None:
+            # The report so far, now and then: a call cut off at the device's limit keeps what it ran.
+            meta = clock.tick()
+            if time.perf_counter() - last[0] >= args.report_every:
+                last[0] = time.perf_counter()
+                write(list(done.values()), meta)
+
         records = list(batch_pass(jobs, args.state, timeout=args.timeout, budget=args.budget,
                                   workers=args.workers, exclusive=exclusive, log=say,
-                                  expect=expected_seconds(args.expect), kept=clock.tick).values())
+                                  expect=expected_seconds(args.expect), kept=on_kept).values())
         meta = clock.tick()
-        started = datetime.datetime.fromisoformat(meta["started"])
     else:
         with tempfile.TemporaryDirectory() as folder:
             records = run_all(jobs, Path(folder), timeout=args.timeout, workers=args.workers,
                               done=lambda r: say(f"{r['snippet']}: {outcome(r, differs)}"))
         meta = None
-    accelerator = any(((r.get("ran_with") or {}).get("devices") or [{}])[0].get("backend") not in (None, "cpu")
-                      for r in records) or any(row["backend"] not in (None, "cpu") for row in kept)
-    rows = [_row(r, pages.get(r["snippet"], []), differs, accelerator, "process") for r in records]
-    rows = sorted(kept + rows, key=lambda r: r["snippet"])
-    versions_differ(rows, here, controls=args.control, python=platform.python_version())
-    backends = sorted({r["backend"] for r in rows if r["backend"]})
-    kinds = sorted({r["device"] for r in rows if r["device"] and r["backend"] != "cpu"} or {r["device"] for r in rows if r["device"]})
-    machine = machine_description(kinds)
-    noise = sorted({n for r in rows for n in r["noise"]})
-    report = {"date": started.isoformat(timespec="seconds"), "machine": machine, "backends": backends,
-              "python": platform.python_version(), "installed": here, "distributions": _distributions(), "pinned": {n: pinned[n] for n in here if n in pinned},
-              "differs_from_pins": {n: {"here": a, "pinned": b} for n, (a, b) in differs.items()},
-              "workers": args.workers, "counts": {},
-              "noise": {n: {"source": BY_ID[n].source, "reason": BY_ID[n].reason} for n in noise},
-              **({"controls": [str(c) for c in args.control]} if args.control else {}),
-              "snippets": rows}
-    if meta is not None:
-        this = {"started": meta["started"], "wall_seconds": meta["wall_seconds"], "calls": meta["calls"],
-                "programs": len(sitting_runs(args.state))}  # every program this sitting ran, whatever call
-        # A merged report of an earlier call of this same sitting already holds it: keep one entry per
-        # sitting, the latest (its calls and seconds include the earlier calls').
-        sittings = [s for s in {s["started"]: s for s in sittings}.values() if s["started"] != this["started"]]
-        report["pass"] = {"command": "bash tools/tpu_pass.sh (python3 tools/machine_report.py --batch)",
-                          "wall_seconds": round(sum(s["wall_seconds"] for s in sittings) + meta["wall_seconds"], 1),
-                          "calls": sum(s["calls"] for s in sittings) + meta["calls"], "sittings": sittings + [this],
-                          "pending": [n for n in plan if n not in {r["snippet"] for r in rows}]}
-    for row in rows:
-        report["counts"][row["outcome"]] = report["counts"].get(row["outcome"], 0) + 1
-    slug = re.sub(r"[^a-z0-9]+", "-", f"{started.date()}-{platform.machine()}-{'-'.join(kinds or ['cpu'])}".lower()).strip("-")
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"{slug}.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    (args.out / f"{slug}.md").write_text(markdown(report), encoding="utf-8")
-    say(f"{report['counts']}; report: {args.out / slug}.json and .md")
+    report, path = write(records, meta)
+    say(f"{report['counts']}; report: {path}.json and .md")
     return 0
 
 

@@ -20,7 +20,8 @@
 #    expected seconds are each program's in the committed reports, KB_PASS_EXPECT), keeping finished
 #    runs in KB_PASS_STATE (default _build/machine-pass). Run it again to go on where it stopped:
 #    nothing already run runs again.
-# 3. Writes the report (so far) to KB_PASS_OUT (default reports/machines/) after every call, with
+# 3. Writes the report (so far) to KB_PASS_OUT (default reports/machines/) while it runs (every 30 s,
+#    so that a call the device cuts off still leaves one) and after every call, with
 #    the pending programs listed; the pass is complete when none is pending.
 set -euo pipefail
 cd "$(dirname "$0")/.."
