@@ -68,7 +68,7 @@ python3 -c 'import importlib.metadata as m, platform
 def v(n):
     try: return m.version(n)
     except m.PackageNotFoundError: return "absent"
-print("python", platform.python_version(), "| glibc", platform.libc_ver()[1], "|", ", ".join(f"{n} {v(n)}" for n in ("jax", "jaxlib", "libtpu", "flax", "optax", "orbax-checkpoint", "torch", "grain", "numpy", "scipy", "transformers", "safetensors")))' >&2
+print("python", platform.python_version(), "| glibc", platform.libc_ver()[1], "|", ", ".join(f"{n} {v(n)}" for n in ("jax", "jaxlib", "libtpu", "flax", "optax", "orbax-checkpoint", "torch", "triton", "grain", "numpy", "scipy", "transformers", "safetensors")))' >&2
 # KB_PASS_ONLY: globs of snippet names (default all). KB_PASS_MERGE: a committed report of an earlier sitting (its unchanged programs are not run again).
 # KB_PASS_EXPECT: reports whose seconds are the expected times (default the committed ones).
 expect=()
