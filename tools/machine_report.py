@@ -455,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
         kept += [row for row in report["snippets"] if current.get(row["snippet"]) == row["sha256"]
                  and row["outcome"] != "not installed here" and row["snippet"] not in {k["snippet"] for k in kept}]
     jobs = [j for j in jobs if j.name not in {row["snippet"] for row in kept}]
+
     def write(records: list[dict], meta: dict | None) -> tuple[dict, Path]:
         """Write the report of ``records`` (this call's and this sitting's) and the merged rows."""
         started_at = datetime.datetime.fromisoformat(meta["started"]) if meta else started
