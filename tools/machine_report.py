@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Run as a script by the machine's own Python, without the site's environment or conf.py (LAYOUT.md, "Imports").
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from kb.run.batch import run_group  # noqa: E402 (the run core: standard library only)
+from kb.run.batch import ends_in_time, run_group  # noqa: E402 (the run core: standard library only)
 from kb.run.noise import BY_ID, split  # noqa: E402
 from kb.run.plan import page_loads, pages_of, snippet_digest  # noqa: E402
 from kb.run.policy import batch_group, lane  # noqa: E402
@@ -286,7 +286,7 @@ def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, 
     expect = expect or {}
 
     def fits(j: Job, extra: float = 0.0) -> bool:
-        return time.time() + expect.get(j.name, 0.0) + extra <= deadline
+        return ends_in_time(expect.get(j.name, 0.0) + extra, deadline)
     state.mkdir(parents=True, exist_ok=True)
     done_path = state / "done.jsonl"
     done = sitting_runs(state)
@@ -455,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
         kept += [row for row in report["snippets"] if current.get(row["snippet"]) == row["sha256"]
                  and row["outcome"] != "not installed here" and row["snippet"] not in {k["snippet"] for k in kept}]
     jobs = [j for j in jobs if j.name not in {row["snippet"] for row in kept}]
+    distributions = _distributions()  # read once: the report is written every --report-every seconds
 
     def write(records: list[dict], meta: dict | None) -> tuple[dict, Path]:
         """Write the report of ``records`` (this call's and this sitting's) and the merged rows."""
@@ -469,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
         machine = machine_description(kinds)
         noise = sorted({n for r in rows for n in r["noise"]})
         report = {"date": started_at.isoformat(timespec="seconds"), "machine": machine, "backends": backends,
-                  "python": platform.python_version(), "installed": here, "distributions": _distributions(), "pinned": {n: pinned[n] for n in here if n in pinned},
+                  "python": platform.python_version(), "installed": here, "distributions": distributions, "pinned": {n: pinned[n] for n in here if n in pinned},
                   "differs_from_pins": {n: {"here": a, "pinned": b} for n, (a, b) in differs.items()},
                   "workers": args.workers, "counts": {},
                   "noise": {n: {"source": BY_ID[n].source, "reason": BY_ID[n].reason} for n in noise},

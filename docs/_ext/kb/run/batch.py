@@ -58,6 +58,12 @@ HERE = Path(__file__).resolve().parent
 SCRIPT = Path(__file__).resolve()
 
 
+def ends_in_time(expect: float, deadline: float) -> bool:
+    """Whether a program expected to take ``expect`` seconds, started now, ends by ``deadline``
+    (the one rule for the worker, ``run_group`` and the TPU pass's other lanes)."""
+    return time.time() + expect <= deadline
+
+
 # --------------------------------------------------------------------------------------------
 # The worker (this file run as a script)
 # --------------------------------------------------------------------------------------------
@@ -217,7 +223,7 @@ def worker(jobs_file: str, results: str, timeout: str, deadline: str, log_path: 
                 pass
     with open(log_path, "a", encoding="utf-8") as log, open(results, "a", encoding="utf-8") as out:
         for job in jobs:
-            if time.time() + job.get("expect", 0) > float(deadline):
+            if not ends_in_time(job.get("expect", 0), float(deadline)):
                 continue  # it would end past the deadline: a shorter one after it may still fit
             out.write(json.dumps({"event": "start", "name": job["name"], "time": time.time()}) + "\n")
             out.flush()
@@ -273,7 +279,7 @@ def run_group(jobs: Iterable[dict[str, Any]], env: dict[str, str], folder: Path,
     unstarted: dict[str, dict[str, Any]] = {}
     while time.time() < deadline:
         done, started = read_results(results)
-        remaining = [j for j in jobs if j["name"] not in done and time.time() + j.get("expect", 0) <= deadline]
+        remaining = [j for j in jobs if j["name"] not in done and ends_in_time(j.get("expect", 0), deadline)]
         if not remaining:
             break
         jobs_file = folder / "jobs.json"
