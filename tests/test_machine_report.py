@@ -30,7 +30,7 @@ def test_it_writes_a_dated_report_of_each_snippet(tmp_path):
     assert report["counts"] == {"ok": 1} and report["differs_from_pins"] == {}  # this is the pinned environment
     assert "| `snippets/core/cf_switch.py` | ok | cpu |" in (tmp_path / report_file.name.replace(".json", ".md")).read_text()
     keys = list(ReportRow.__annotations__)  # the row's type: its keys, in their order
-    assert list(row) == [key for key in keys if key in row] and set(keys) - set(row) <= {"first_try", "figures", "cpu_evidence"}
+    assert list(row) == [key for key in keys if key in row] and set(keys) - set(row) <= {"first_try", "figures", "cpu_evidence", "caveat"}
 
 
 def _report(python: str, jax: str, backends: list[str], rows: list[dict]) -> dict:
@@ -75,3 +75,40 @@ def test_reclassify_counts_only_a_control_with_the_same_versions_bytes_and_error
     refused = subprocess.run([sys.executable, "tools/machine_report.py", "--reclassify", str(report), "--control", str(other)],
                              cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert refused.returncode != 0 and "same Python and versions" in refused.stderr
+
+
+def test_cpu_control_installs_again_when_the_report_tracks_other_versions(tmp_path, monkeypatch):
+    """A site installed for an earlier report (fewer packages) is not reused: its marker lists what it holds."""
+    import platform
+
+    from tools import cpu_control
+
+    report = _report(platform.python_version(), "0.10.2", ["tpu"], [{"snippet": "snippets/core/x.py", "outcome": "failed"}])
+    report["installed"]["transformers"] = "5.17.0"
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    site = tmp_path / "site"
+    site.mkdir()
+    calls = []
+
+    class Stop(Exception):
+        pass
+
+    def run(cmd, **kwargs):
+        calls.append(cmd)
+        raise Stop
+
+    monkeypatch.setattr(cpu_control.subprocess, "run", run)
+    (site / ".installed").write_text("jax==0.10.2\nscikit-learn\nmatplotlib\n", encoding="utf-8")  # an older report's
+    try:
+        cpu_control.main([str(path), "--site", str(site)])
+    except Stop:
+        pass
+    assert "pip" in calls[-1] and "transformers==5.17.0" in calls[-1]
+    site.mkdir(exist_ok=True)
+    (site / ".installed").write_text("\n".join(cpu_control.requirements(report)) + "\n", encoding="utf-8")
+    try:
+        cpu_control.main([str(path), "--site", str(site)])
+    except Stop:
+        pass
+    assert "pip" not in calls[-1] and str(cpu_control.ROOT / "tools" / "machine_report.py") in calls[-1]

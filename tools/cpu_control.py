@@ -77,7 +77,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     stem = args.report.stem
     site = (args.site or ROOT / "_build" / "cpu-control" / stem).resolve()
-    if not (site / ".installed").exists():
+    # The marker holds what was installed: a report with other versions (or more of them) installs again.
+    wanted = "\n".join(requirements(report)) + "\n"
+    marker = site / ".installed"
+    if not marker.exists() or marker.read_text(encoding="utf-8") != wanted:
+        shutil.rmtree(site, ignore_errors=True)
         # As tools/tpu_pass.sh installs on the VM: the same local index where there is one (the
         # packages' own needs then resolve as they did there), torch's CPU build, the carried wheels.
         index = ["--index-url", "file:///opt/pypi/simple"] if Path("/opt/pypi/simple").is_dir() else []
@@ -86,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run([*pip, "--target", str(site), *index, *links, *args.pip, *requirements(report)], check=True)
         for wheel in sorted((ROOT / ".whl-tpu").glob("*.whl")):
             subprocess.run([*pip, "--no-index", "--no-deps", "--target", str(site / "wheels"), str(wheel)], check=True)
-        (site / ".installed").touch()
+        marker.write_text(wanted, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("JAX_", "XLA_"))}
     env["PYTHONPATH"] = f"{site}{os.pathsep}{site / 'wheels'}"
     out = ROOT / "_build" / "cpu-control" / f"{stem}-out"
