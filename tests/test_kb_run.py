@@ -108,6 +108,61 @@ def test_programs_in_one_process_each_start_from_a_fresh_state(tmp_path):
     assert records[second.name]["ran_with"]["devices"][0]["backend"] == "cpu"
 
 
+def test_no_program_sees_an_earlier_programs_device_arrays(tmp_path):
+    """A library cache that keeps a program's function (so its globals) or an array itself must not
+    carry that program's arrays into the next one's memory figures (the TPU pass of 2026-12-06 printed
+    23.5 MiB of live arrays in performance/oom_profile_jax.py, 8 of them its own)."""
+    via_function = _job(tmp_path, "via_function", '''
+        import functools
+        import jax.numpy as jnp
+        big = jnp.ones((256, 1024))
+        def step(x):
+            return x + big
+        functools._kb_cache = step  # as a library's cache keeps a function: with it, these globals
+        print(step(1.0).shape)
+    ''')
+    check = '''
+        import jax
+        print(len(jax.live_arrays()))
+        assert not jax.live_arrays(), [a.shape for a in jax.live_arrays()]
+    '''
+    after_function = _job(tmp_path, "after_function", check)
+    via_library = _job(tmp_path, "via_library", '''
+        import json
+        import jax.numpy as jnp
+        json._kb_cache = jnp.ones((256, 1024))  # an array a library holds itself
+        print("held")
+    ''')
+    after_library = _job(tmp_path, "after_library", check)
+    jobs = (via_function, after_function, via_library, after_library)
+    records = run_group([{"path": str(j.path), "name": j.name} for j in jobs], reader_environment(),
+                        tmp_path / "state", timeout=120, deadline=time.time() + 300, flags=WARNINGS_AS_ERRORS)
+    for job in jobs:
+        assert problem(records[job.name]) is None, records[job.name]["stderr"]
+    assert records[after_function.name]["stdout"] == records[after_library.name]["stdout"] == "0\n"
+    log = (tmp_path / "state" / "worker.log").read_text(encoding="utf-8")
+    assert f"{via_library.name} left 1 device arrays alive" in log and via_function.name not in log
+
+
+def test_a_shared_process_keeps_every_pythonpath_entry(tmp_path):
+    """As under `python SNIPPET`, the program's folder comes first and PYTHONPATH's entries follow,
+    all of them (the worker once let the program's folder take the first entry's place)."""
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "kb_extra_mod.py").write_text("VALUE = 7\n", encoding="utf-8")
+    job = _job(tmp_path, "pythonpath", '''
+        import os, sys
+        import kb_extra_mod
+        assert sys.path[0] == os.path.dirname(os.path.abspath(__file__)), sys.path[:3]
+        print(kb_extra_mod.VALUE)
+    ''')
+    env = dict(reader_environment(), PYTHONPATH=str(extra))
+    records = run_group([{"path": str(job.path), "name": job.name}], env, tmp_path / "state", timeout=60,
+                        deadline=time.time() + 120, flags=WARNINGS_AS_ERRORS)
+    assert problem(records[job.name]) is None, records[job.name]["stderr"]
+    assert records[job.name]["stdout"] == "7\n"
+
+
 def test_a_hung_or_crashed_program_is_recorded_and_the_rest_still_run(tmp_path):
     jobs = [_job(tmp_path, "hangs", "import time\nprint('start', flush=True)\ntime.sleep(60)\n"),
             _job(tmp_path, "aborts", "import os\nos.abort()\n"),

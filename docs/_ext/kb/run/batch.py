@@ -15,7 +15,11 @@ the next restored in between:
    PyTorch's default dtype, grad mode, thread count and float32 matmul precision, every JAX configuration
    value, JAX's compilation caches (``jax.clear_caches``) and its persistent-cache state
    (``compilation_cache.reset_cache``) are put back; modules the program imported from its own
-   folder are forgotten; its objects are collected (device buffers freed).
+   folder are forgotten; its module's globals are cleared, as at the end of a process (a library's
+   cache that still holds one of its functions would otherwise keep every array of the program
+   alive: a TPU pass measured 15 MiB of earlier programs' arrays in a memory program's figures),
+   and its objects are collected (device buffers freed). A program that still leaves device
+   arrays alive (held by a library itself) ends the worker: a new one runs the rest.
 2. **The worker's environment** is the group's: the reader's environment (``kb.run.process``)
    plus the settings the group's programs make before importing JAX
    (``kb.run.policy.batch_group``), set before the worker imports anything, as each program would
@@ -104,6 +108,12 @@ def _restore(state: dict[str, Any], folder: Path) -> None:
     sys.path[:] = state["path"]
     os.environ.clear()
     os.environ.update(state["environ"])
+    program = sys.modules.get("__main__")
+    if program is not None and program is not state["main"]:
+        # As the interpreter does when a process ends: the program's globals go, even where a
+        # library's cache still refers to one of its functions (whose __globals__ is this dict),
+        # so that its arrays are freed and the next program starts with none of them alive.
+        program.__dict__.clear()
     if state["main"] is not None:
         sys.modules["__main__"] = state["main"]
     sys.stdout, sys.stderr = state["stdout"], state["stderr"]
@@ -210,7 +220,9 @@ def worker(jobs_file: str, results: str, timeout: str, deadline: str, log_path: 
     sys.path.insert(0, str(HERE))
     import child  # kb/run/child.py, the build's own child script
 
-    sys.path.pop(0)
+    # sys.path[0] stays: it is the slot where `python SNIPPET` puts the program's folder, and
+    # child.main puts it there. Popping it made child.main overwrite the first PYTHONPATH entry
+    # (a control run lost its site-packages there: "No module named 'absl'").
     jobs = json.loads(Path(jobs_file).read_text(encoding="utf-8"))
     # The libraries whose state is restored between programs are imported first, so that the state
     # to restore is their state on import (importing JAX starts no backend; the first program does).
@@ -231,7 +243,21 @@ def worker(jobs_file: str, results: str, timeout: str, deadline: str, log_path: 
             out.write(json.dumps({"event": "record", "name": job["name"], "record": record}) + "\n")
             out.flush()
             os.fsync(out.fileno())
+            left = _live_arrays()
+            if left:  # held by a library, not by the program's globals: only a new process frees them
+                print(f"{job['name']} left {left} device arrays alive: a new worker runs the rest", file=log, flush=True)
+                return 0
     return 0
+
+
+def _live_arrays() -> int:
+    """How many JAX arrays are alive, without starting a backend that no program started."""
+    bridge = sys.modules.get("jax._src.xla_bridge")
+    if bridge is None or not getattr(bridge, "_backends", None):
+        return 0
+    import jax
+
+    return len(jax.live_arrays())
 
 
 # --------------------------------------------------------------------------------------------
