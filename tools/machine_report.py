@@ -205,6 +205,7 @@ class ReportRow(TypedDict):
     stdout: str
     figures: NotRequired[list[str]]  # its figures' SVG
     cpu_evidence: NotRequired[str]  # why a failure is "versions differ" (versions_differ adds it)
+    caveat: NotRequired[str]  # what is known, after the run, to be off in its output (added by hand, with the reason)
 
 
 def _row(record: dict, pages: list[str], differs, accelerator: bool, how: str) -> ReportRow:
@@ -554,6 +555,10 @@ def markdown(report: dict) -> str:
                   "The others are this machine's: the accelerator, its sandbox, or the program.", ""]
         lines += [f"- `{row['snippet']}` ({row['outcome']}): {(row['error'] or '').strip()}"
                   + (f"; {row['cpu_evidence']}" if row.get("cpu_evidence") else "") for row in explained]
+    caveats = [row for row in report["snippets"] if row.get("caveat")]
+    if caveats:
+        lines += ["", "## Known to be off in an output", ""]
+        lines += [f"- `{row['snippet']}` ({row['outcome']}): {row['caveat']}" for row in caveats]
     if report.get("controls"):
         lines += ["", "Control reports: " + ", ".join(f"`{c}`" for c in report["controls"]) + "."]
     if run and run["pending"]:
