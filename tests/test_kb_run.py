@@ -330,9 +330,11 @@ def test_a_call_with_only_keeps_the_merged_rows_of_every_unchanged_program(tmp_p
     (row,) = report["snippets"]
     kept, changed = "snippets/start/pf_fold_in.py", "snippets/start/pf_jax_same_key.py"
     missing = "snippets/start/pf_key_reuse_check.py"  # unchanged, but a package was missing there
+    caveat = "snippets/start/pf_split_reuse.py"  # unchanged, but its output is known to be off
     report["snippets"] += [dict(row, snippet=kept, sha256=snippet_digest(ROOT / kept)),
                            dict(row, snippet=changed, sha256="0" * 64),  # as if run before an edit
-                           dict(row, snippet=missing, sha256=snippet_digest(ROOT / missing), outcome="not installed here")]
+                           dict(row, snippet=missing, sha256=snippet_digest(ROOT / missing), outcome="not installed here"),
+                           dict(row, snippet=caveat, sha256=snippet_digest(ROOT / caveat), caveat="ran beside leftovers")]
     report_path.write_text(json.dumps(report))
     run = subprocess.run(args + ["--only", "start/pf_global_baked_in.py", "--merge", str(report_path),
                                  "--out", str(tmp_path / "second")], capture_output=True, text=True, timeout=300)
@@ -341,6 +343,6 @@ def test_a_call_with_only_keeps_the_merged_rows_of_every_unchanged_program(tmp_p
     names = [r["snippet"] for r in second["snippets"]]
     assert names == ["snippets/start/pf_fold_in.py", "snippets/start/pf_global_baked_in.py", "snippets/start/pf_key_types.py"]
     assert changed in second["pass"]["pending"] and kept not in second["pass"]["pending"]
-    assert missing in second["pass"]["pending"]  # runs again in a later call or sitting
+    assert missing in second["pass"]["pending"] and caveat in second["pass"]["pending"]  # both run again later
     assert len(second["pass"]["sittings"]) == 1 and second["pass"]["sittings"][0]["calls"] == 2
     assert second["pass"]["sittings"][0]["programs"] == 2  # both calls' programs, from the sitting's state

@@ -452,9 +452,11 @@ def main(argv: list[str] | None = None) -> int:
     for earlier in args.merge:
         report = json.loads(earlier.read_text(encoding="utf-8"))
         sittings += report.get("pass", {}).get("sittings", [])
-        # A program that did not run there for want of a package runs again: this sitting may have it.
+        # A program that did not run there for want of a package runs again: this sitting may have it;
+        # so does one whose output is known to be off (a caveat).
         kept += [row for row in report["snippets"] if current.get(row["snippet"]) == row["sha256"]
-                 and row["outcome"] != "not installed here" and row["snippet"] not in {k["snippet"] for k in kept}]
+                 and row["outcome"] != "not installed here" and not row.get("caveat")
+                 and row["snippet"] not in {k["snippet"] for k in kept}]
     jobs = [j for j in jobs if j.name not in {row["snippet"] for row in kept}]
     distributions = _distributions()  # read once: the report is written every --report-every seconds
 
