@@ -243,21 +243,14 @@ def worker(jobs_file: str, results: str, timeout: str, deadline: str, log_path: 
             out.write(json.dumps({"event": "record", "name": job["name"], "record": record}) + "\n")
             out.flush()
             os.fsync(out.fileno())
-            left = _live_arrays()
-            if left:  # held by a library, not by the program's globals: only a new process frees them
-                print(f"{job['name']} left {left} device arrays alive: a new worker runs the rest", file=log, flush=True)
-                return 0
+            if child.jax_started():  # (jax.live_arrays() would start a backend that no program started)
+                import jax
+
+                if jax.live_arrays():  # held by a library, not by the program's globals: only a new process frees them
+                    print(f"{job['name']} left {len(jax.live_arrays())} device arrays alive: a new worker runs the rest",
+                          file=log, flush=True)
+                    return 0
     return 0
-
-
-def _live_arrays() -> int:
-    """How many JAX arrays are alive, without starting a backend that no program started."""
-    bridge = sys.modules.get("jax._src.xla_bridge")
-    if bridge is None or not getattr(bridge, "_backends", None):
-        return 0
-    import jax
-
-    return len(jax.live_arrays())
 
 
 # --------------------------------------------------------------------------------------------

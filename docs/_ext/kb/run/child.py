@@ -88,6 +88,12 @@ def _use_svg_backend():
     matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "kb-figures"})
 
 
+def jax_started():
+    """Whether a JAX backend was started in this process (asking JAX itself would start one)."""
+    bridge = sys.modules.get("jax._src.xla_bridge")
+    return bridge is not None and bool(getattr(bridge, "_backends", None))
+
+
 def _ran_with():
     packages = {}
     for name in PACKAGES:
@@ -96,8 +102,7 @@ def _ran_with():
 
             packages[name] = version(name)
     devices = []
-    bridge = sys.modules.get("jax._src.xla_bridge")
-    if bridge is not None and getattr(bridge, "_backends", None):  # only backends the program started
+    if jax_started():  # only backends the program started
         import jax
 
         default = jax.default_backend()
