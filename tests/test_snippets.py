@@ -86,9 +86,14 @@ def shape_problems(path: Path, root: Path = ROOT) -> list[str]:
     problems += [f"{where}:{n.lineno}: an assert of a constant cannot fail"
                  for n in asserts if isinstance(n.test, ast.Constant)]
     problems += [f"{where}:{n.lineno}: use explicit generators/keys, not numpy's global seed"
-                 for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "seed"
-                 and isinstance(n.value, ast.Name) and n.value.id in ("np", "numpy")]
+                 for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "seed" and _is_numpy_random(n.value)]
     return problems
+
+
+def _is_numpy_random(node: ast.expr) -> bool:
+    """``np.random`` or ``numpy.random`` (whose ``seed`` is the global one)."""
+    return (isinstance(node, ast.Attribute) and node.attr == "random"
+            and isinstance(node.value, ast.Name) and node.value.id in ("np", "numpy"))
 
 
 def test_every_snippet_has_a_docstring_and_asserts_that_can_fail():
@@ -101,10 +106,13 @@ def test_every_snippet_has_a_docstring_and_asserts_that_can_fail():
 def test_the_shape_check_names_each_rule_and_line(tmp_path):
     """The shape check lists every broken rule with its line, not only the first."""
     bad = tmp_path / "bad.py"
-    bad.write_text("import numpy as np\nnp.seed(0)\n")
+    bad.write_text("import numpy as np\nnp.random.seed(0)\n")
     assert shape_problems(bad, tmp_path) == ["bad.py:1: first line must be a docstring saying what it shows",
                                              "bad.py:1: no assert; a snippet asserts the claims its page makes",
                                              "bad.py:2: use explicit generators/keys, not numpy's global seed"]
     trivial = tmp_path / "trivial.py"
     trivial.write_text('"""Shows x."""\nassert True\nassert 1 + 1 == 2\n')
     assert shape_problems(trivial, tmp_path) == ["trivial.py:2: an assert of a constant cannot fail"]
+    keyed = tmp_path / "keyed.py"
+    keyed.write_text('"""Shows x."""\nimport numpy as np\nrng = np.random.default_rng(0)\nassert rng.random() < 1\n')
+    assert shape_problems(keyed, tmp_path) == []
