@@ -66,16 +66,53 @@ def test_every_snippet_ran_alone_and_cleanly(build_report):
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
 
 
-@pytest.mark.parametrize("path", SNIPPET_FILES, ids=lambda p: str(p.relative_to(SNIPPETS)))
-def test_snippet_shape(path):
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-    where = path.relative_to(ROOT)
+def shape_problems(path: Path, root: Path = ROOT) -> list[str]:
+    """What breaks the shape of a snippet at ``path``, each as ``file:line: rule`` (empty: nothing).
+
+    The rules: a docstring saying what it shows, at least one assert, no assert of a constant, no
+    NumPy global seed."""
+    where = path.relative_to(root).as_posix()
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except SyntaxError as err:
+        return [f"{where}:{err.lineno}: does not parse: {err.msg}"]
+    problems = []
     doc = ast.get_docstring(tree)
-    assert doc and doc.strip(), f"{where}: first line must be a docstring saying what it shows"
+    if not (doc and doc.strip()):
+        problems.append(f"{where}:1: first line must be a docstring saying what it shows")
     asserts = [n for n in ast.walk(tree) if isinstance(n, ast.Assert)]
-    assert asserts, f"{where}: no assert; a snippet asserts the claims its page makes"
-    trivial = [n for n in asserts if isinstance(n.test, ast.Constant)]
-    assert not trivial, f"{where}:{trivial[0].lineno}: an assert of a constant cannot fail"
-    seeds = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr in ("seed",)
-             and isinstance(n.value, ast.Name) and n.value.id in ("np", "numpy")]
-    assert not seeds, f"{where}: use explicit generators/keys, not numpy's global seed"
+    if not asserts:
+        problems.append(f"{where}:1: no assert; a snippet asserts the claims its page makes")
+    problems += [f"{where}:{n.lineno}: an assert of a constant cannot fail"
+                 for n in asserts if isinstance(n.test, ast.Constant)]
+    problems += [f"{where}:{n.lineno}: use explicit generators/keys, not numpy's global seed"
+                 for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "seed" and _is_numpy_random(n.value)]
+    return problems
+
+
+def _is_numpy_random(node: ast.expr) -> bool:
+    """``np.random`` or ``numpy.random`` (whose ``seed`` is the global one)."""
+    return (isinstance(node, ast.Attribute) and node.attr == "random"
+            and isinstance(node.value, ast.Name) and node.value.id in ("np", "numpy"))
+
+
+def test_every_snippet_has_a_docstring_and_asserts_that_can_fail():
+    """One test for the shape of every snippet (architecture review A14): a docstring, at least
+    one assert, no assert of a constant, no NumPy global seed. Every offender is listed."""
+    problems = [line for path in SNIPPET_FILES for line in shape_problems(path)]
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
+
+
+def test_the_shape_check_names_each_rule_and_line(tmp_path):
+    """The shape check lists every broken rule with its line, not only the first."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("import numpy as np\nnp.random.seed(0)\n")
+    assert shape_problems(bad, tmp_path) == ["bad.py:1: first line must be a docstring saying what it shows",
+                                             "bad.py:1: no assert; a snippet asserts the claims its page makes",
+                                             "bad.py:2: use explicit generators/keys, not numpy's global seed"]
+    trivial = tmp_path / "trivial.py"
+    trivial.write_text('"""Shows x."""\nassert True\nassert 1 + 1 == 2\n')
+    assert shape_problems(trivial, tmp_path) == ["trivial.py:2: an assert of a constant cannot fail"]
+    keyed = tmp_path / "keyed.py"
+    keyed.write_text('"""Shows x."""\nimport numpy as np\nrng = np.random.default_rng(0)\nassert rng.random() < 1\n')
+    assert shape_problems(keyed, tmp_path) == []
