@@ -16,9 +16,10 @@
     nox -s precision [-- --mode tf32]   the comparison programs under an accelerator's default matmul precision
 
 All sessions share one environment (.nox/kb, Python 3.12, requirements.txt), installed once and
-reinstalled only when requirements.txt changes: torch alone is several GB. Where uv is installed
-beside nox (as .ci/run does) or on PATH, it installs the same pins instead of pip: on a 2-core
-machine it installs them faster (parallel downloads and bytecode compilation), with the same versions.
+reinstalled only when requirements.txt changes: torch alone is several GB. uv installs the pins
+(parallel downloads and bytecode compilation: faster than pip on a 2-core machine, the same
+versions): the one beside nox (as .ci/run installs it) or on PATH, else the pinned ``UV`` that pip
+puts into the new environment first; pip installs them only where that fails.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ _load("conf", _here / "conf.py")  # the language table (kb_languages) lives ther
 _site = _load("tools.site", _here / "tools" / "site.py")
 _interpreter = _load("tools.interpreter", _here / "tools" / "interpreter.py")  # finds Python 3.12
 _browser = _load("tools.browser", _here / "tools" / "browser.py")  # where Chromium is
+_platforms = _load("kb.run.platforms", _here / "docs" / "_ext" / "kb" / "run" / "platforms.py")  # the platform table
 BUILD, HTML, LANGUAGES, ROOT = _site.BUILD, _site.HTML, _site.LANGUAGES, _site.ROOT
 SOURCE_LANGUAGE, sphinx_command = _site.SOURCE_LANGUAGE, _site.sphinx_command
 
@@ -62,10 +64,20 @@ def _python312() -> str:
     return found
 
 
-def _uv() -> str | None:
-    """uv beside nox's own Python (``.ci/run`` installs it there), else on PATH, else None (pip)."""
-    beside = Path(sys.executable).parent / "uv"
-    return str(beside) if beside.exists() else shutil.which("uv")
+UV = "uv==0.13.9"  # the installer a newcomer's `pip install nox` lacks (.ci/run installs the same beside nox)
+
+
+def _uv(session: nox.Session, bin_dir: Path) -> str | None:
+    """uv beside nox's own Python, else on PATH, else the pinned one installed into the environment
+    by its own pip (a few seconds); None where that fails too (pip installs the pins then)."""
+    for found in (Path(sys.executable).parent / "uv", shutil.which("uv"), bin_dir / "uv"):
+        if found and Path(found).exists():
+            return str(found)
+    try:
+        session.run(str(bin_dir / "python"), "-m", "pip", "install", "-q", UV, external=True)
+    except nox.command.CommandFailed:
+        return None
+    return str(bin_dir / "uv")
 
 
 def _env(session: nox.Session, name: str = "kb", requirements: str = "requirements.txt") -> Path:
@@ -80,7 +92,7 @@ def _env(session: nox.Session, name: str = "kb", requirements: str = "requiremen
     if not (bin_dir / "python").exists():
         session.run(_python312(), "-m", "venv", str(venv), external=True)
     if not stamp.exists() or stamp.read_text() != digest:
-        uv = _uv()
+        uv = _uv(session, bin_dir)
         if uv:  # the same pins, the same versions (checked with `pip freeze` on 2026-12-06), faster
             session.run(uv, "pip", "install", "-q", "--compile-bytecode", "--python", str(bin_dir / "python"),
                         "-r", str(req), external=True)
@@ -168,7 +180,7 @@ def docs_gpu(session: nox.Session) -> None:
     programs share the GPU (no preallocation, ``kb.run.process.SHARING``). Needs a machine with an
     NVIDIA driver for CUDA 13; it cannot run on the CPU-only CI.
     """
-    bin_dir = _env(session, "kb-gpu", "requirements-gpu.txt")
+    bin_dir = _env(session, "kb-gpu", _platforms.PLATFORMS["gpu"].requirements)
     session.run(str(bin_dir / "python"), "-c", "import jax; assert jax.default_backend() == 'gpu', jax.devices()", external=True)
     build_docs(
         session,

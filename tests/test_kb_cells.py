@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kb.cells import blank_lines, check_page, scan_code_cells
+from kb.cells import blank_lines
+from kb.run.plan import check_page, scan_code_cells
 
 
 def test_scan_code_cells_reads_yaml_options_and_longer_fences():

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
-import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -16,9 +14,7 @@ EXT = ROOT / "docs" / "_ext"  # kb is importable already (pyproject.toml, python
 
 from kb.run.batch import run_group  # noqa: E402
 from kb.run.noise import split  # noqa: E402
-from kb.run.plan import page_loads, pages_of  # noqa: E402
-from kb.run.policy import batch_group, lane  # noqa: E402
-from kb.run.process import WARNINGS_AS_ERRORS, reader_environment  # noqa: E402
+from kb.run.process import reader_environment  # noqa: E402
 from kb.run.runner import Job, run_one  # noqa: E402
 from kb.run.store import problem  # noqa: E402
 
@@ -32,9 +28,9 @@ def test_the_run_core_imports_without_sphinx_docutils_or_myst_nb():
                     raise ImportError("blocked: " + name)
         sys.meta_path.insert(0, Block())
         sys.path.insert(0, {str(EXT)!r})
-        import kb.run, kb.run.batch, kb.run.precision, kb.run.noise, kb.run.plan, kb.run.policy, kb.run.snippet
-        import kb.run.process, kb.run.store, kb.run.preload, kb.run.runner
-        import kb.run.child  # the child script imports as a module too (kb.run.batch imports it)
+        import kb.run, kb.run.batch, kb.run.precision, kb.run.noise, kb.run.plan, kb.run.schedule, kb.run.snippet
+        import kb.run.process, kb.run.store, kb.run.runner, kb.run.platforms
+        import kb.run.child  # the child script imports as a module too (kb.run.batch loads it by path)
         print("ok")
     """)
     run = subprocess.run([sys.executable, "-c", blocker], capture_output=True, text=True)
@@ -101,7 +97,7 @@ def test_programs_in_one_process_each_start_from_a_fresh_state(tmp_path):
         print(jax.numpy.ones(1).dtype)
     ''')
     records = run_group([{"path": str(j.path), "name": j.name} for j in (first, second)], reader_environment(),
-                        tmp_path / "state", timeout=120, deadline=time.time() + 300, flags=WARNINGS_AS_ERRORS)
+                        tmp_path / "state", timeout=120, deadline=time.time() + 300)
     assert records[first.name]["stdout"] == "float64\n" and problem(records[first.name]) is None
     assert problem(records[second.name]) is None, records[second.name]["stderr"]
     assert records[second.name]["stdout"] == "float32\n"
@@ -136,7 +132,7 @@ def test_no_program_sees_an_earlier_programs_device_arrays(tmp_path):
     after_library = _job(tmp_path, "after_library", check)
     jobs = (via_function, after_function, via_library, after_library)
     records = run_group([{"path": str(j.path), "name": j.name} for j in jobs], reader_environment(),
-                        tmp_path / "state", timeout=120, deadline=time.time() + 300, flags=WARNINGS_AS_ERRORS)
+                        tmp_path / "state", timeout=120, deadline=time.time() + 300)
     for job in jobs:
         assert problem(records[job.name]) is None, records[job.name]["stderr"]
     assert records[after_function.name]["stdout"] == records[after_library.name]["stdout"] == "0\n"
@@ -158,7 +154,7 @@ def test_a_shared_process_keeps_every_pythonpath_entry(tmp_path):
     ''')
     env = dict(reader_environment(), PYTHONPATH=str(extra))
     records = run_group([{"path": str(job.path), "name": job.name}], env, tmp_path / "state", timeout=60,
-                        deadline=time.time() + 120, flags=WARNINGS_AS_ERRORS)
+                        deadline=time.time() + 120)
     assert problem(records[job.name]) is None, records[job.name]["stderr"]
     assert records[job.name]["stdout"] == "7\n"
 
@@ -168,14 +164,14 @@ def test_a_hung_or_crashed_program_is_recorded_and_the_rest_still_run(tmp_path):
             _job(tmp_path, "aborts", "import os\nos.abort()\n"),
             _job(tmp_path, "fine", "print('fine')\n")]
     records = run_group([{"path": str(j.path), "name": j.name} for j in jobs], reader_environment(), tmp_path / "s",
-                        timeout=3, deadline=time.time() + 120, flags=WARNINGS_AS_ERRORS)
+                        timeout=3, deadline=time.time() + 120)
     assert records["snippets/t/hangs.py"]["timed_out"] and problem(records["snippets/t/hangs.py"]).startswith("still running")
     assert records["snippets/t/aborts.py"]["returncode"] != 0 and not records["snippets/t/aborts.py"]["timed_out"]
     assert records["snippets/t/fine.py"]["stdout"] == "fine\n"
     # Resumable: a second call runs nothing that is recorded.
     lines = (tmp_path / "s" / "results.jsonl").read_text().count("\n")
     run_group([{"path": str(j.path), "name": j.name} for j in jobs], reader_environment(), tmp_path / "s",
-              timeout=3, deadline=time.time() + 60, flags=WARNINGS_AS_ERRORS)
+              timeout=3, deadline=time.time() + 60)
     assert (tmp_path / "s" / "results.jsonl").read_text().count("\n") == lines
 
 
@@ -210,139 +206,3 @@ def test_a_program_expected_to_end_past_the_deadline_does_not_start_and_a_shorte
     records = run_group(jobs, reader_environment(), tmp_path / "s", timeout=30, deadline=time.time() + 120)
     assert set(records) == {short.name} and records[short.name]["stdout"] == "short\n"
     assert long.name not in (tmp_path / "s" / "results.jsonl").read_text()  # never started: the next call runs it
-
-
-def test_expected_seconds_come_from_an_earlier_report_with_a_margin(tmp_path):
-    from tools.machine_report import expected_seconds
-
-    report = tmp_path / "r.json"
-    report.write_text(json.dumps({"snippets": [{"snippet": "snippets/a/x.py", "seconds": 10.0},
-                                               {"snippet": "snippets/a/y.py", "seconds": None}]}))
-    assert expected_seconds([report]) == {"snippets/a/x.py": 17.0}
-    assert expected_seconds([]) == {}
-
-
-def test_a_call_cut_off_before_its_report_still_counts_in_the_sittings_clock(tmp_path):
-    """pass.json is written when a call starts and after each kept program, not only at its end."""
-    import datetime
-
-    from tools.machine_report import SittingClock
-
-    start = datetime.datetime(2026, 12, 6, 16, 41, tzinfo=datetime.timezone.utc)
-    first = SittingClock(tmp_path / "pass.json", start)
-    time.sleep(0.2)
-    first.tick()  # a program kept; then the call is killed: no report, no final tick
-    cut = json.loads((tmp_path / "pass.json").read_text())
-    assert cut["calls"] == 1 and cut["wall_seconds"] >= 0.2 and cut["started"] == "2026-12-06T16:41:00+00:00"
-    later = datetime.datetime(2026, 12, 6, 16, 52, tzinfo=datetime.timezone.utc)
-    meta = SittingClock(tmp_path / "pass.json", later).tick()  # the next call of the same sitting
-    assert meta["calls"] == 2 and meta["started"] == cut["started"] and meta["wall_seconds"] >= cut["wall_seconds"]
-
-
-def test_a_call_killed_mid_pass_leaves_the_report_of_what_it_ran(tmp_path):
-    """The device's time limit kills a call with its running program: what ran before must be in a
-    report already (written as the pass goes, --report-every), not only in the machine's state."""
-    import os
-    import signal
-
-    fast, slow = "snippets/start/pt_forward_loss_torch.py", "snippets/gpt/gstep_train.py"  # 2-3 s beside; ~50 s on the CPU
-    process = subprocess.Popen([sys.executable, str(ROOT / "tools" / "machine_report.py"), "--batch", "--exclusive", "yes",
-                                "--only", ",".join(n.removeprefix("snippets/") for n in (fast, slow)), "--report-every", "0",
-                                "--state", str(tmp_path / "state"), "--out", str(tmp_path / "out")],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        deadline = time.time() + 120
-        report = None
-        while time.time() < deadline and report is None:
-            time.sleep(0.5)
-            for path in (tmp_path / "out").glob("*.json"):
-                try:
-                    report = json.loads(path.read_text())
-                except ValueError:
-                    pass  # being written
-        assert process.poll() is None, "the pass ended before it could be cut off"
-    finally:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-    assert report is not None, "no report while the pass ran"
-    assert [r["snippet"] for r in report["snippets"]] == [fast] and report["snippets"][0]["outcome"] == "ok"
-    assert slow in report["pass"]["pending"] and report["pass"]["calls"] == 1
-
-
-def test_the_device_policy_on_the_sites_programs():
-    """Every program gets a lane; PyTorch-only tabs and CPU-by-design programs run beside the device."""
-    pages = pages_of(page_loads(ROOT / "docs"))
-    lanes = {name: lane((ROOT / name).read_text(encoding="utf-8")) for name in pages}
-    assert lanes["snippets/start/pt_forward_loss_torch.py"] == "side"
-    assert lanes["snippets/xla/msched_peak.py"] == "side"  # pins its own process to the CPU, by design
-    assert lanes["snippets/start/pt_agreement.py"] == "device"
-    assert lanes["snippets/install/mir_pip_config.py"] == "side"  # its children run pip, never JAX
-    assert lanes["snippets/xla/ccache_key.py"] == "device"  # its children compile with JAX
-    groups = {name: batch_group((ROOT / name).read_text(encoding="utf-8")) for name, kind in lanes.items() if kind == "device"}
-    assert (("JAX_NUM_CPU_DEVICES", "8"),) in groups.values()
-    assert groups["snippets/xla/gflag_set.py"] is None  # sets XLA_FLAGS later than its opening lines
-
-
-def test_every_page_of_the_plan_is_a_page_and_every_loaded_snippet_exists():
-    loads = page_loads(ROOT / "docs")
-    assert "start/from-pytorch" in loads and "snippets/start/pt_agreement.py" in loads["start/from-pytorch"]
-    missing = [name for names in loads.values() for name in names if not (ROOT / name).is_file()]
-    assert not missing
-
-
-def test_the_machine_report_names_each_snippets_pages(tmp_path):
-    run = subprocess.run([sys.executable, str(ROOT / "tools" / "machine_report.py"), "--batch", "--exclusive", "yes",
-                          "--only", "start/pf_key_types.py", "--state", str(tmp_path / "state"), "--out", str(tmp_path)],
-                         capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
-    report = json.loads(next(tmp_path.glob("*.json")).read_text())
-    (row,) = report["snippets"]
-    assert row["pages"] == ["start/pure-functions"] and row["outcome"] == "ok" and row["how"] == "batch"
-    # The report covers the whole plan: every other program is pending until a call runs it.
-    from tools.machine_report import page_loads, pages_of
-    plan = sorted(pages_of(page_loads(ROOT / "docs")))
-    assert report["pass"]["pending"] == [n for n in plan if n != row["snippet"]] and report["pass"]["calls"] == 1
-    # As tools/tpu_pass.sh calls it: a state folder inside the repository, named relative to its root.
-    (ROOT / "_build").mkdir(exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=ROOT / "_build", prefix="test-pass-") as state:
-        run = subprocess.run([sys.executable, "tools/machine_report.py", "--batch", "--exclusive", "yes",
-                              "--only", "start/pf_key_types.py", "--state", str(Path(state).relative_to(ROOT)),
-                              "--out", str(tmp_path / "again")], cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
-    (row,) = json.loads(next((tmp_path / "again").glob("*.json")).read_text())["snippets"]
-    assert row["outcome"] == "ok" and row["how"] == "batch" and "first_try" not in row, row
-
-
-def test_a_call_with_only_keeps_the_merged_rows_of_every_unchanged_program(tmp_path):
-    """A sitting's call runs what --only selects; the merged report's rows of all other programs
-    stay when their bytes are unchanged (a changed one is pending), and a second call of the same
-    sitting that merges the first call's report leaves one entry for the sitting."""
-    from tools.machine_report import snippet_digest
-
-    first = tmp_path / "first"
-    args = [sys.executable, str(ROOT / "tools" / "machine_report.py"), "--batch", "--exclusive", "yes",
-            "--state", str(tmp_path / "state")]
-    run = subprocess.run(args + ["--only", "start/pf_key_types.py", "--out", str(first)],
-                         capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
-    report_path = next(first.glob("*.json"))
-    report = json.loads(report_path.read_text())
-    (row,) = report["snippets"]
-    kept, changed = "snippets/start/pf_fold_in.py", "snippets/start/pf_jax_same_key.py"
-    missing = "snippets/start/pf_key_reuse_check.py"  # unchanged, but a package was missing there
-    caveat = "snippets/start/pf_split_reuse.py"  # unchanged, but its output is known to be off
-    report["snippets"] += [dict(row, snippet=kept, sha256=snippet_digest(ROOT / kept)),
-                           dict(row, snippet=changed, sha256="0" * 64),  # as if run before an edit
-                           dict(row, snippet=missing, sha256=snippet_digest(ROOT / missing), outcome="not installed here"),
-                           dict(row, snippet=caveat, sha256=snippet_digest(ROOT / caveat), caveat="ran beside leftovers")]
-    report_path.write_text(json.dumps(report))
-    run = subprocess.run(args + ["--only", "start/pf_global_baked_in.py", "--merge", str(report_path),
-                                 "--out", str(tmp_path / "second")], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
-    second = json.loads(next((tmp_path / "second").glob("*.json")).read_text())
-    names = [r["snippet"] for r in second["snippets"]]
-    assert names == ["snippets/start/pf_fold_in.py", "snippets/start/pf_global_baked_in.py", "snippets/start/pf_key_types.py"]
-    assert changed in second["pass"]["pending"] and kept not in second["pass"]["pending"]
-    assert missing in second["pass"]["pending"] and caveat in second["pass"]["pending"]  # both run again later
-    assert len(second["pass"]["sittings"]) == 1 and second["pass"]["sittings"][0]["calls"] == 2
-    assert second["pass"]["sittings"][0]["programs"] == 2  # both calls' programs, from the sitting's state

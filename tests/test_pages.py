@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kb.cells import check_page, is_notebook
+from kb.run.plan import check_page, is_notebook
 from tools.site import DOCS, ROOT, SNIPPETS, source_pages
 
 PAGES = [DOCS / f"{name}.md" for name in source_pages()]

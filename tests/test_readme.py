@@ -112,3 +112,15 @@ def test_every_name_in_the_layout_exists(guide):
     assert len(paths) > 10, f"{guide}'s layout names only {paths}: is the check still reading it?"
     missing = [p for p in paths if not (ROOT / p).exists()]
     assert not missing, f"{guide}'s layout names paths that do not exist: {missing}"
+
+
+def test_the_layout_names_every_module():
+    """The other way round: every tracked module of the extension and of tools/ has its line in
+    LAYOUT.md's tree (kb's largest module once had none, review A7)."""
+    [tree] = code_blocks((ROOT / "LAYOUT.md").read_text(encoding="utf-8"), "# Layout")
+    named = set(layout_paths(tree))
+    listed = subprocess.run(["git", "ls-files", "docs/_ext/kb", "tools"], cwd=ROOT, capture_output=True, text=True)
+    modules = [p for p in listed.stdout.split() if p.endswith((".py", ".sh"))]
+    assert len(modules) > 40, modules
+    missing = [p for p in modules if p not in named and (ROOT / p).exists()]
+    assert not missing, f"LAYOUT.md does not name these modules: {missing}"

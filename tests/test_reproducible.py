@@ -2,13 +2,17 @@
 snippets that declare they print timings (the comment line ``TIMINGS`` in the snippet): in those,
 the digits may differ and nothing else.
 
-Each snippet runs alone in a fresh process (kb.run.runner), so nothing but the program itself decides
-what it prints; stdout is one stream (a snippet that writes to stderr fails the build), and a
-figure's place in it is recorded. This test runs one page's snippets again and compares."""
+Nothing but the program itself decides what it prints, however it ran (most of them one after
+another in a shared process, kb.run.schedule; the rest each in a fresh one); stdout is one stream (a
+snippet that writes to stderr fails the build), and a figure's place in it is recorded. These tests
+run one page's snippets again, and a daily sample of the programs that shared a process again in
+fresh processes, and compare."""
 
 from __future__ import annotations
 
+import datetime
 import json
+import random
 import re
 from pathlib import Path
 
@@ -50,7 +54,7 @@ def test_timing_snippets_are_marked():
 
 
 def page_snippets(page: str) -> list[str]:
-    from kb.cells import check_page
+    from kb.run.plan import check_page
 
     source = ROOT / "docs" / f"{page}.md"
     loaded = check_page(source.read_text(encoding="utf-8"), source, SNIPPETS)[1]
@@ -88,3 +92,31 @@ def test_tracebacks_and_jax_errors_name_the_snippet(site, name):
     record = read_record(Path(report["records"][f"snippets/{name}"]))
     assert re.search(rf"snippets/{re.escape(name)}:\d+", record["stdout"]), record["stdout"]
     assert "ipykernel_" not in record["stdout"] and "/tmp/" not in record["stdout"]
+
+
+SAMPLE = 8  # programs per day: each runs again in a fresh process (about 2 s each on 2 cores)
+
+
+def shared_sample(records: dict[str, str], day: datetime.date, size: int = SAMPLE) -> list[str]:
+    """The programs the build ran in a shared process, a different sample each day (by its date)."""
+    shared = sorted(name for name, path in records.items()
+                    if (record := read_record(Path(path))) is not None and record["how"] == "batch")
+    return sorted(random.Random(day.toordinal()).sample(shared, min(size, len(shared))))
+
+
+def test_a_sample_of_the_programs_that_shared_a_process_prints_the_same_in_a_fresh_one(site):
+    """Most programs of the build run one after another in shared processes (kb.run.schedule);
+    what they print must be what a reader's `python snippet.py` prints. A rotating sample runs
+    again alone, in a fresh process, and must print the same (a timing program's digits aside).
+    A program that differs says so with `# Runs in a fresh process: <reason>` (kb.run.snippet.FRESH)."""
+    report = json.loads((site / SOURCE_LANGUAGE / "_kb_build.json").read_text(encoding="utf-8"))
+    sample = shared_sample(report["records"], datetime.date.today())
+    assert len(sample) == SAMPLE, "the build ran fewer programs in shared processes than the sample needs"
+    differ = []
+    for name in sample:
+        built = read_record(Path(report["records"][name]))
+        alone = run_one(job(ROOT / name, ROOT), timeout=300)
+        first, second = comparable(notebook_outputs(built), ROOT / name), comparable(notebook_outputs(alone), ROOT / name)
+        if first != second:
+            differ.append(f"{name}:\n  shared: {first}\n  fresh:  {second}")
+    assert not differ, "\n".join(differ)

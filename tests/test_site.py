@@ -185,13 +185,13 @@ def test_the_interface_of_translated_pages_is_translated(site, language):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_section_index_offers_all_its_programs_in_one_archive(site, language):
     """Each section index links an archive that holds exactly the programs its section's pages
-    load (the build's page map, tools.shards.site_jobs), not a listing of the snippets folder."""
+    load (the build's plan, tools.shards.site_plan), not a listing of the snippets folder."""
     import zipfile
 
-    from tools.shards import site_jobs
+    from tools.shards import site_plan
 
     loaded: dict[str, set[str]] = {}
-    for page, names in site_jobs(DOCS)[0].items():
+    for page, names in site_plan(DOCS).pages.items():
         section, slash, _rest = page.partition("/")
         if slash and names and (DOCS / section / "index.md").exists():
             loaded.setdefault(section, set()).update(name.removeprefix("snippets/") for name in names)

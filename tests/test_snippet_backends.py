@@ -1,4 +1,4 @@
-"""Every snippet runs on the reader's hardware (kb.backends): no platform pin without its reason,
+"""Every snippet runs on the reader's hardware (kb.expected_backend): no platform pin without its reason,
 one pattern for programs that need several devices, and a build that knows which backend it used."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 
 from tools.site import DOCS, LOCALES, SNIPPETS, TRANSLATIONS
 
-from kb.backends import MARKER, cpu_by_design, pins  # noqa: E402 (tools.site: docs/_ext importable)
+from kb.expected_backend import MARKER, cpu_by_design, pins  # noqa: E402 (tools.site: docs/_ext importable)
 from kb.run.plan import FRONT_MATTER_RE, scan_code_cells  # noqa: E402
 
 SNIPPET_FILES = sorted(SNIPPETS.rglob("*.py"))
@@ -102,7 +102,7 @@ def cpu_by_design_problems(loads: dict[str, list[str]], root: Path, locales: Pat
                            languages: tuple[str, ...]) -> list[str]:
     """Where a program that pins the CPU on purpose is loaded and its page does not say so.
 
-    ``loads`` maps each page name to the snippet names it loads (``tools.shards.site_jobs``); a
+    ``loads`` maps each page name to the snippet names it loads (``tools.shards.site_plan``); a
     page is ``root/docs/<page>.md``, a snippet ``root/<name>``. For each cell that loads such a
     program, a paragraph between the previous code cell or heading and the cell, or a sentence
     anywhere on the page that names the program's file, must name the CPU, and so must the
@@ -153,9 +153,9 @@ def cpu_by_design_problems(loads: dict[str, list[str]], root: Path, locales: Pat
 def test_every_cpu_by_design_program_is_named_so_where_its_page_loads_it():
     """The reader learns, in the prose right before the cell, that the program runs on CPU devices
     on purpose: in English and in every translation. Every offender is listed."""
-    from tools.shards import site_jobs  # the build's own answer to "which pages load this snippet"
+    from tools.shards import site_plan  # the build's own answer to "which pages load this snippet"
 
-    loads = site_jobs(DOCS)[0]
+    loads = site_plan(DOCS).pages
     loaded = {name for names in loads.values() for name in names}
     problems = [f"{path.relative_to(SNIPPETS.parent)} pins the CPU on purpose and no page loads it"
                 for path in SNIPPET_FILES

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from tools.site import ROOT
 
-from kb.run.plan import page_loads
+from kb.run.plan import site_plan
 
 
 def prefix_problems(loads: dict[str, list[str]]) -> list[str]:
@@ -42,6 +42,6 @@ def prefix_problems(loads: dict[str, list[str]]) -> list[str]:
 
 
 def test_each_page_has_one_prefix_of_its_own_in_its_section_folder():
-    loads = page_loads(ROOT / "docs")
+    loads = site_plan(ROOT / "docs").pages
     assert sum(map(len, loads.values())) > 500  # the real site, not an empty discovery
     assert prefix_problems(loads) == []

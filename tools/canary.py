@@ -19,7 +19,7 @@ How it runs (``canary``):
    a PyTorch-only snippet never runs for a new jax), and of those only the ones without a good
    record in ``<out>/records`` from an earlier canary (same bytes, versions and runner: the record
    key), so walking the floors again after a few edits runs the edited snippets only. They run exactly as the build runs them
-   (``kb.run.runner.run_all``: fresh processes, reader's environment, warnings as errors), under the
+   (``kb.run.schedule.run``: the reader's environment, warnings as errors), under the
    overlay's interpreter, and their records go to ``<out>/records``.
 3. **One report**, ``<out>/report.json`` and ``<out>/report.md``: what was asked and installed,
    then per page and snippet pass / fail / not affected, the first line of the error, and for a
@@ -58,7 +58,7 @@ import conf
 from .site import BUILD, DOCS, ROOT
 
 from kb.run.plan import snippet_digest  # noqa: E402 (importable once conf has put docs/_ext on the path)
-from kb.run.store import canonical, machine_description  # noqa: E402
+from kb.run.platforms import canonical, machine_description  # noqa: E402
 
 FLOORS = DOCS / "_data" / "floors"
 # The packages the canary follows by default: the JAX stack that requirements.txt pins.
@@ -291,10 +291,11 @@ def inside(python: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[str] | None) -> dict:
-    from kb.run.runner import run_all
-    from kb.run.store import good_record, read_record, record_path
+    from kb.run.runner import earlier_seconds
+    from kb.run.schedule import run
+    from kb.run.store import good_record, read_record, record_path, write_record
 
-    from .shards import site_jobs
+    from .shards import site_plan
 
     versions, requires, modules = installed_graph()
     changed = {n: [base_versions.get(n), v] for n, v in versions.items() if base_versions.get(n) != v}
@@ -302,7 +303,8 @@ def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[s
     lock = hashlib.sha256(json.dumps(sorted(versions.items())).encode()).hexdigest()
     (Path(sys.prefix) / ".requirements.sha256").write_text(lock)
     touched = dependents(set(changed), requires)
-    pages, jobs = site_jobs(docs)
+    plan = site_plan(docs)
+    pages, jobs = plan.pages, plan.jobs
     runs = {name: job for name, job in jobs.items()
             if (only is None or name in only) and affected(job.path.read_text(encoding="utf-8"), touched, modules)}
     records_dir = out / "records"
@@ -311,8 +313,13 @@ def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[s
     kept = {name for name, job in runs.items() if good_record(records_dir, name, job.key) is not None}
     print(f"canary: {len(changed)} distributions differ from the pins; {len(runs)} of {len(jobs)} snippets affected, "
           f"{len(kept)} of them passed before exactly as they are now, {len(runs) - len(kept)} to run", flush=True)
-    run_all([job for name, job in runs.items() if name not in kept], records_dir, timeout=conf.kb_snippet_timeout,
-            done=lambda r: print(f"[canary] {r['snippet']}: {'ok' if r['returncode'] == 0 else 'FAILED'}", flush=True))
+    def done(record):
+        write_record(records_dir, record)
+        print(f"[canary] {record['snippet']}: {'ok' if record['returncode'] == 0 else 'FAILED'}", flush=True)
+
+    todo = [job for name, job in runs.items() if name not in kept]
+    run(todo, timeout=conf.kb_snippet_timeout, done=done,
+        cost={job.name: earlier_seconds(records_dir, job.name) or 1.0 for job in todo})
     snippets: dict[str, Entry] = {}
     for name, job in jobs.items():
         if name in runs:

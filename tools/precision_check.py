@@ -14,20 +14,20 @@ docstring says what it does not emulate; a failure inside a block the program ru
 CPU (``jax.default_backend() == "cpu"``), or in numbers read from HLO text or
 ``cost_analysis()``, is the emulation's, not the accelerator's.
 
-**How they run.** As the build runs them (``kb.run.runner.run_all``): the pages' snippets
-(``tools.shards.site_jobs``), each in its own process and its own ``__main__``, in an
-empty working directory, the build's environment without ``JAX_*``/``XLA_*``/``KB_*``, with
-deprecation and future warnings as errors, forked after their opening imports where the build
-forks them; as many at once as the machine has cores (``--jobs``). The child is
-``kb/run/child.py`` behind a small wrapper that installs the emulation first (``kb.run.process.CHILD``; the runner has
-one child for all its runs, so the wrapper stands in for it while the check runs). A program
+**How they run.** As the build runs them (``kb.run.schedule.run``): the pages' snippets
+(``tools.shards.site_plan``), each in its own ``__main__``, in an empty working directory, the
+build's environment without ``JAX_*``/``XLA_*``/``KB_*``, with deprecation and future warnings as
+errors, in processes shared with other programs where the build shares them; as many at once as
+the machine has cores (``--jobs``). Each job carries the mode (``kb.run.runner.job``'s
+``precision``): the child script (``kb/run/child.py --precision MODE``), or the shared worker before
+its first program, installs the emulation, and the mode is part of each record's key. A program
 passes as a build counts it (``kb.run.store.problem``): exit status 0, nothing on stderr but the
 platform messages ``kb.run.noise`` tables, something printed. Records go to a temporary folder
 (or ``--records DIR``), never to the build's records folder, whose keys they share.
 
 **Which programs** (``selected``, read from the source, nothing run):
 
-1. it starts JAX: it imports ``jax`` or a library built on it (``JAX_LIBRARIES``);
+1. it starts JAX: it imports ``jax`` or a library built on it (``kb.run.snippet.JAX_LIBRARIES``);
 2. it does not pin the CPU by design (``kb.run.snippet.cpu_by_design``: its subject is the CPU);
 3. it is not a timing program (``kb.run.snippet.is_timing``: its numbers are measurements);
 4. it compares numbers with a tolerance: it calls a closeness test (``CLOSENESS``: ``allclose``,
@@ -86,19 +86,18 @@ from typing import Any, Callable, Iterable, Iterator
 
 import conf
 
-from .shards import parse_shard
-from .shards import site_jobs as pages_jobs
+from .shards import parse_shard, site_plan
 from .site import DOCS, ROOT
 
-import kb.run.process as process  # noqa: E402
 from kb.run import precision  # noqa: E402
 from kb.run.plan import snippet_digest  # noqa: E402
-from kb.run.runner import Job, earlier_seconds, run_all, shard  # noqa: E402
-from kb.run.snippet import cpu_by_design, is_timing  # noqa: E402
-from kb.run.store import machine_description, problem  # noqa: E402
+from kb.run.platforms import machine_description  # noqa: E402
+from kb.run.runner import Job, earlier_seconds, job, shard  # noqa: E402
+from kb.run.schedule import run  # noqa: E402
+from kb.run.snippet import JAX_LIBRARIES, cpu_by_design, is_timing  # noqa: E402
+from kb.run.store import problem, write_record  # noqa: E402
 
 MANIFEST = DOCS / "_data" / "precision-bf16.json"
-JAX_LIBRARIES = {"jax", "jaxlib", "flax", "optax", "chex", "orbax", "equinox"}
 CLOSENESS = {"allclose", "isclose", "assert_allclose", "assert_array_almost_equal", "assert_almost_equal",
              "assert_array_almost_equal_nulp", "assert_array_max_ulp", "approx"}
 TOLERANCE_WORDS = re.compile(r"tol|diff|err|gap|rel|dev|delta", re.IGNORECASE)
@@ -113,22 +112,6 @@ ARTEFACTS = {
      'assert ops == ["stablehlo.dot_general", "stablehlo.broadcast_in_dim", "stablehlo.broadcast_in_dim",'):
         "the lowered StableHLO's list of operations holds the emulation's reduce_precision operations",
 }
-
-# Stands in for kb/run/child.py (kb.run.process.CHILD): the emulation first, then the build's child
-# as its own __main__ (it sets sys.path[0] to the snippet's folder, or the server's empty one).
-WRAPPER = '''\
-import importlib.util as _util
-import runpy as _runpy
-import sys as _sys
-
-_spec = _util.spec_from_file_location("_kb_precision", {precision!r})
-_precision = _util.module_from_spec(_spec)
-_spec.loader.exec_module(_precision)
-_precision.install({mode!r})
-_sys.argv[0] = {child!r}
-_runpy.run_path({child!r}, run_name="__main__")
-'''
-
 
 def _names(node: ast.AST) -> Iterator[str]:
     """Identifiers, attribute names and string constants under ``node``."""
@@ -181,7 +164,7 @@ def selected(source: str) -> str | None:
             imported |= {alias.name.split(".")[0] for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             imported.add(node.module.split(".")[0])
-    if not imported & JAX_LIBRARIES:
+    if not imported & set(JAX_LIBRARIES):
         return None
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
@@ -262,32 +245,12 @@ def verdict(record: dict[str, Any], source: str) -> tuple[str, str | None]:
     return "failed", first_error(record, source)
 
 
-def site_jobs(only: str | None = None, docs: Path = DOCS) -> list[Job]:
+def selection(only: str | None = None, docs: Path = DOCS) -> list[Job]:
     """The pages' snippets this check runs (``selected``), those matching ``only`` (an fnmatch
     pattern of ``snippets/<section>/<name>.py``) if given."""
-    _, jobs = pages_jobs(docs)
-    return [item for name, item in sorted(jobs.items())
+    return [item for name, item in sorted(site_plan(docs).jobs.items())
             if (only is None or fnmatch.fnmatch(name, only))
             and selected(item.path.read_text(encoding="utf-8")) is not None]
-
-
-@contextlib.contextmanager
-def emulating(mode: str | None) -> Iterator[None]:
-    """``kb.run.runner``'s runs in this block start with ``mode``'s emulation (None: as the build)."""
-    if mode is None:
-        yield
-        return
-    if mode not in MODES:
-        raise ValueError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
-    with tempfile.TemporaryDirectory(prefix="kb-precision-") as folder:
-        wrapper = Path(folder) / f"child_{mode}.py"
-        wrapper.write_text(WRAPPER.format(precision=str(Path(precision.__file__).resolve()), mode=mode,
-                                          child=str(process.CHILD)), encoding="utf-8")
-        saved, process.CHILD = process.CHILD, wrapper
-        try:
-            yield
-        finally:
-            process.CHILD = saved
 
 
 def first_error(record: dict[str, Any], source: str | None = None) -> str:
@@ -319,11 +282,20 @@ def check(items: Iterable[Job], mode: str | None, *, timeout: float = conf.kb_sn
     """
     if records is not None and records.resolve() == Path(conf.kb_records).resolve():
         raise ValueError(f"{records} is the build's records folder: the check's records would replace the build's")
+    if mode is not None and mode not in MODES:
+        raise ValueError(f"mode {mode!r}: expected one of {', '.join(MODES)}")
+    jobs = [job(item.path, item.path.parents[len(Path(item.name).parts) - 1], mode) for item in items]  # from its root
     with contextlib.ExitStack() as stack:
         folder = records or Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="kb-precision-records-")))
-        stack.enter_context(emulating(mode))
-        ran = run_all(list(items), folder, timeout=timeout, workers=workers, done=done)
-    return sorted(ran, key=lambda r: r["snippet"])
+
+        def finish(record: dict[str, Any]) -> None:
+            write_record(folder, record)
+            if done is not None:
+                done(record)
+
+        ran = run(jobs, timeout=timeout, workers=workers, done=finish,
+                  cost={j.name: earlier_seconds(folder, j.name) or 1.0 for j in jobs})
+    return sorted(ran.values(), key=lambda r: r["snippet"])
 
 
 def write_manifest(verdicts: dict[str, tuple[str, str | None]], mode: str, path: Path = MANIFEST, *,
@@ -371,7 +343,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep the records in DIR (default: a temporary folder); the next check run with the "
                              "same DIR starts the longest programs first and balances --shard by their seconds")
     args = parser.parse_args(argv)
-    items = site_jobs(args.only)
+    items = selection(args.only)
     if args.shard:
         k, n = args.shard
         items = shard(items, k, n, lambda item: earlier_seconds(args.records, item.name) if args.records else None)

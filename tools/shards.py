@@ -3,9 +3,9 @@
     python -m tools.shards --shard K/N --out DIR     (nox -s docs -- --shard K/N [--out DIR])
     python -m tools.shards --import DIR [DIR ...]    (nox -s docs -- --records DIR [DIR ...])
 
-``--shard``: the snippets of every page, split into N shards balanced by the seconds of earlier
-records in ``_build/records`` (``kb.run.runner.shard``); shard K's snippets are run as the build
-runs them (``kb.run.runner.run_all``) and their records written to DIR (a good record already in
+``--shard``: the snippets of every page (the build's plan, ``site_plan``), split into N shards
+balanced by the seconds of earlier records in ``_build/records`` (``kb.run.runner.shard``); shard
+K's snippets are run as the build runs them (``kb.run.schedule.run``) and their records written to DIR (a good record already in
 DIR or in ``_build/records`` is copied, not run again). Exit status 1 if any of them failed, each
 failure named with page, snippet and line.
 
@@ -27,17 +27,17 @@ import conf
 
 from .site import BUILD, DOCS
 
-from kb.execution import site_jobs as build_site_jobs  # noqa: E402
+from kb.page import site_plan as build_plan  # noqa: E402
+from kb.run.plan import Plan  # noqa: E402
 from kb.run.process import RUNNER  # noqa: E402
-from kb.run.runner import earlier_seconds, run_all, shard  # noqa: E402
-from kb.run.store import environment, failure_message, good_record, import_records, problem, record_path  # noqa: E402
+from kb.run.runner import earlier_seconds, shard  # noqa: E402
+from kb.run.schedule import run  # noqa: E402
+from kb.run.store import environment, failure_message, good_record, import_records, problem, record_path, write_record  # noqa: E402
 
 
-
-def site_jobs(docs: Path) -> tuple[dict[str, list[str]], dict]:
-    """Every page's snippet names, and each snippet's job, for the site whose pages are ``docs``
-    (the build's own answer, ``kb.execution.site_jobs``)."""
-    return build_site_jobs(docs, docs / conf.kb_snippets_dir, conf.exclude_patterns, conf.source_suffix)
+def site_plan(docs: Path = DOCS) -> Plan:
+    """The plan of the site whose pages are ``docs``: the build's own (``kb.page.site_plan``)."""
+    return build_plan(docs, conf)
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -60,8 +60,8 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 
 def run_shard(k: int, n: int, out: Path, docs: Path = DOCS, store: Path = Path(conf.kb_records)) -> int:
-    pages, jobs = site_jobs(docs)
-    mine = shard(sorted(jobs.values()), k, n, lambda item: earlier_seconds(store, item.name))
+    plan = site_plan(docs)
+    mine = shard(sorted(plan.jobs.values()), k, n, lambda item: earlier_seconds(store, item.name))
     todo = []
     for item in mine:
         for folder in (out, store):
@@ -73,16 +73,21 @@ def run_shard(k: int, n: int, out: Path, docs: Path = DOCS, store: Path = Path(c
                 break
         else:
             todo.append(item)
-    print(f"shard {k}/{n}: {len(mine)} of {len(jobs)} snippets, {len(todo)} to run, records in {out}", flush=True)
-    records = run_all(todo, out, timeout=conf.kb_snippet_timeout,
-                      done=lambda r: print(f"[kb] ran {r['snippet']} in {r['seconds']:.1f} s", flush=True))
+    print(f"shard {k}/{n}: {len(mine)} of {len(plan.jobs)} snippets, {len(todo)} to run, records in {out}", flush=True)
+
+    def done(record):
+        write_record(out, record)
+        print(f"[kb] ran {record['snippet']} in {record['seconds']:.1f} s ({record['how']})", flush=True)
+
+    records = run(todo, timeout=conf.kb_snippet_timeout, done=done,
+                  cost={item.name: earlier_seconds(store, item.name) or 1.0 for item in todo}).values()
     failed = 0
     for record in records:
         reason = problem(record)
         if reason is None:
             continue
         failed += 1
-        for page in (p for p, names in pages.items() if record["snippet"] in names):
+        for page in plan.pages_of(record["snippet"]):
             print(f"ERROR: {failure_message(page, record)}", file=sys.stderr)
     seconds = sum(r["seconds"] for r in records)
     print(f"shard {k}/{n}: ran {len(records)} snippets ({seconds:.1f} s of snippet time), {failed} failed", flush=True)

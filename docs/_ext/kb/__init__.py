@@ -25,7 +25,7 @@ builder-inited     500   search.on_builder_inited
 builder-inited     500   search_zh.on_builder_inited
 builder-inited     500   notfound.on_builder_inited
 env-get-outdated   500   floors.reports_added_or_removed
-env-get-outdated   500   backend_status.pages_added_or_removed
+env-get-outdated   500   accelerator_status.pages_added_or_removed
 env-get-outdated   500   downloads.outdated_section_indexes
 env-purge-doc      500   downloads.purge_count
 source-read        500   cells.on_source_read
@@ -36,7 +36,7 @@ doctree-read       400   tabs.make_tabs                            before sphinx
 doctree-read       500   provenance.add_provenance
 doctree-read       500   floors.add_floors
 doctree-read       500   accelerator_runs.add_accelerator_runs
-doctree-read       500   backend_status.add_backend_lines
+doctree-read       500   accelerator_status.add_backend_lines
 doctree-read       500   differences.highlight_differences
 doctree-read       500   downloads.add_downloads
 doctree-read       500   downloads.add_section_archive
@@ -63,23 +63,23 @@ Making every page an executed, checked program:
 - ``kb.mode``: the one switch (``kb_mode``: run, render, off, or run:<pages>) that decides whether
   a build runs snippets and shows their outputs.
 - ``kb.cells``: every code cell loads a snippet; snippets are page dependencies.
-- ``kb.run`` (no Sphinx events, and no Sphinx imported): the run core. Each snippet runs
-  alone in a fresh process, as a reader runs it (``kb.run.runner``, ``kb.run.process``; the child
-  is ``kb/run/child.py``), most of them forked from a server that already ran their opening
-  imports (``kb.run.preload``); one pool over the cores, timing snippets alone after it. One
-  record per run, keyed by what decides the result (``kb.run.store``). Its own docstring lists
-  the rest.
+- ``kb.run`` (no Sphinx events, and no Sphinx imported): the run core. One plan of the pages'
+  programs (``kb.run.plan``), one scheduler (``kb.run.schedule``): each program runs as a reader
+  runs it, most of them one after another in processes shared with other programs
+  (``kb.run.batch``), the others each in a fresh process (``kb.run.runner``); as many at once as the
+  platform allows (``kb.run.platforms``), timing programs alone after them. One record per run,
+  keyed by what decides the result (``kb.run.store``). Its own docstring lists the rest.
 - ``kb.reader``: MyST-NB's page reader fills each cell from its record.
 - ``kb.execution``: before pages are read, every snippet has a record (the source language's
-  HTML build runs the missing ones, the jobs of ``site_jobs``); failures named with page, snippet
-  and line; the build report.
-- ``kb.backends``: no snippet pins a platform unless the CPU is its subject (a marked pin); the
+  HTML build runs the missing ones of the build's plan, ``kb.page.site_plan``); failures named
+  with page, snippet and line; the build report.
+- ``kb.expected_backend``: no snippet pins a platform unless the CPU is its subject (a marked pin); the
   backend each program started is the one the build expected (``kb_expect_backend``).
 - ``kb.provenance``: the versions, devices and machine each page's programs ran with.
 - ``kb.floors``: the oldest releases of jax, flax and optax each page runs on (the committed
   canary reports), and the migration page's table of them.
 - ``kb.accelerator_runs``: a timing snippet's output on a reported GPU/TPU machine, beside its own.
-- ``kb.backend_status``: how each page's programs ran on each reported accelerator (a header line),
+- ``kb.accelerator_status``: how each page's programs ran on each reported accelerator (a header line),
   and the status page's table of every page against every backend.
 - ``kb.tabs``: adjacent ``:tab:`` cells become one synced tab set.
 - ``kb.figures``: figures are SVG with text as text, and their words are translated.
@@ -114,12 +114,12 @@ MODULES = (
     "kb.mode",
     "kb.cells",
     "kb.reader",
-    "kb.backends",
+    "kb.expected_backend",
     "kb.execution",
     "kb.provenance",
     "kb.floors",
     "kb.accelerator_runs",
-    "kb.backend_status",
+    "kb.accelerator_status",
     "kb.tabs",
     "kb.figures",
     "kb.differences",

@@ -1,6 +1,6 @@
 """kb.accelerator_runs: a measurement made on a GPU or TPU is shown beside the build's own, labelled.
 
-1. ``tools/machine_report.py`` runs every snippet on an accelerator machine (a lent GPU box, a
+1. ``tools/machine/report.py`` runs every snippet on an accelerator machine (a lent GPU box, a
    TPU VM) and writes a dated report to ``reports/machines/`` (``kb_machine_reports``, from the
    repository root): per snippet the outcome, the backend it started, the versions it imported,
    what it printed, and the sha256 of the program it ran.
@@ -23,12 +23,12 @@
 4. Without a report nothing is added, so the site never shows an accelerator figure that no run
    produced; a report that cannot be read fails the build, naming the file.
 
-Names: a *machine report* is the file (``tools/machine_report.py`` writes it, ``reports/machines/``
+Names: a *machine report* is the file (``tools/machine/report.py`` writes it, ``reports/machines/``
 holds it, ``kb_machine_reports`` names the folder), for any machine, a CPU-only control included;
 an *accelerator run* is what a page shows from it: a row of a report whose machine started a GPU
 or TPU backend. Every file, option and class of the feature uses one of these two names.
 
-Why our own code: the reports are this project's files (``tools/machine_report.py``), and no
+Why our own code: the reports are this project's files (``tools/machine/report.py``), and no
 Sphinx or MyST-NB extension places another machine's output beside a cell.
 """
 

@@ -22,15 +22,13 @@ snippet files that MyST-NB executes, and neither Sphinx nor MyST-NB compares two
 from __future__ import annotations
 
 import difflib
-from functools import lru_cache
 from pathlib import Path
 
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.util import logging
 
-from .cells import page_snippets
-from .page import cell_options, code_cells
+from .page import cell_options, code_cells, site_plan
 from .translations import _
 
 logger = logging.getLogger(__name__)
@@ -49,17 +47,6 @@ def changed_lines(base: str, text: str) -> list[int]:
         if tag in ("replace", "insert"):
             lines += [j + 1 for j in range(j1, j2) if new[j].strip()]
     return lines
-
-
-@lru_cache(maxsize=2)
-def _first_pages(srcdir: str, snippets_dir: str, exclude: tuple[str, ...], suffix: tuple) -> dict[Path, str]:
-    """Each snippet's first page, from the pages as Sphinx finds them (``kb.cells.page_snippets``,
-    as the build's plan and the floors table read them); once per process."""
-    first: dict[Path, str] = {}
-    for docname, paths in page_snippets(Path(srcdir), Path(snippets_dir), list(exclude), dict(suffix)).items():
-        for path in paths:
-            first.setdefault(path.resolve(), docname)
-    return first
 
 
 def _source_block(cell: nodes.Element) -> nodes.literal_block | None:
@@ -100,8 +87,7 @@ def highlight_differences(app, doctree: nodes.document) -> None:
             continue
         block["highlight_args"] = {**block.get("highlight_args", {}), "hl_lines": lines}
         label = nodes.literal(path.name, path.name)
-        first = _first_pages(str(app.srcdir), str(snippets), tuple(app.config.exclude_patterns),
-                             tuple(app.config.source_suffix.items())).get(path)
+        first = next(iter(site_plan(app.srcdir, app.config).pages_of(path.relative_to(root).as_posix())), None)
         if first:
             label = addnodes.pending_xref("", label, refdomain="std", reftype="doc", reftarget="/" + first,
                                           refexplicit=True, refdoc=env.docname)

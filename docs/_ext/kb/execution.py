@@ -1,13 +1,13 @@
 """kb.execution: before any page is read, every snippet of the site has a record.
 
-1. When the builder starts, kb lists every page's snippets and each snippet's job
-   (``site_jobs``: the pages Sphinx finds, each page's loads as ``kb.cells.check_page`` accepts
-   them, one job per snippet however many pages load it, ``kb.run.runner.job``) and looks up each
+1. When the builder starts, kb takes the build's plan (``kb.page.site_plan``: the pages Sphinx
+   finds, each page's snippets, one job per snippet however many pages load it) and looks up each
    snippet's record (``kb.run.store``: keyed by the snippet's bytes and what it runs with).
-   ``site_jobs`` is the one answer for the build and for the shards (``tools/shards.py``);
-   the run core takes its jobs from it and knows no pages.
-2. Only the source language's HTML build runs snippets, and only those without a good record
-   (``kb.run.runner.run_all``: one pool over the machine's cores, then the timing snippets alone).
+2. Only the source language's HTML build runs snippets, and only those without a good record, with
+   the one scheduler (``kb.run.schedule.run``: shared processes where a program allows it, as many
+   at once as the machine has cores, then the timing snippets alone), each record written as soon
+   as its program ends. On a platform that one process at a time may hold (a TPU,
+   ``kb.run.platforms``) the build refuses to run programs and names the machine pass instead.
    Whether a build may run is ``kb.mode``'s answer: a translation (``source: False`` in
    ``kb_languages``), any other builder (gettext reads the figures' words from the records, see
    ``kb.figures``) and ``kb_mode = "render"`` (the render after sharded runs,
@@ -19,12 +19,12 @@
    ``page core/jit failed to execute, in snippet snippets/core/jit_x.py:7: AssertionError: ...``
    (``wrote to stderr`` quotes the warning with its line in the snippet). The other snippets all
    run first, so one broken program never hides another.
-4. Each good record's backend is checked against ``kb_expect_backend`` (``kb.backends``).
+4. Each good record's backend is checked against ``kb_expect_backend`` (``kb.expected_backend``).
 5. ``kb_mode = "run:<page>,<page>"`` (``nox -s page``, a drafting aid) runs only the named pages'
    snippets; the other pages show no outputs where they have no record. A whole-site build that may run
    snippets then removes the records no snippet can use any more (older keys).
 6. At the end of an HTML build, ``_kb_build.json`` in the output folder lists the snippets this
-   build ran (with their seconds, and whether they ran alone), the wall time of that run phase,
+   build ran (with their seconds, how they ran and whether alone), the wall time of that run phase,
    every page's snippets and each snippet's record (read by the tests and by ``nox -s bench``).
 """
 
@@ -36,94 +36,82 @@ import sys
 import time
 from pathlib import Path
 
+from sphinx.errors import SphinxError
 from sphinx.util import logging
 
-from . import backends
-from .cells import page_snippets
+from . import expected_backend
 from .mode import may_execute, mode, shows_outputs, why_not
-from .run.runner import Job, job, run_all
-from .run.store import failure_message, good_record, output_tail, problem, read_record, record_path
+from .page import records_folder, site_plan
+from .run.platforms import current
+from .run.runner import earlier_seconds
+from .run.schedule import run
+from .run.store import failure_message, good_record, output_tail, problem, read_record, record_path, write_record
 
 logger = logging.getLogger(__name__)
 
 
-def site_jobs(srcdir: Path, snippets_dir: Path, exclude_patterns, source_suffix) -> tuple[dict[str, list[str]], dict[str, Job]]:
-    """Every page's snippet names (page order), and each snippet's job, once however many pages load it.
-
-    The one answer for the build (``plan(app)`` below) and for the shards (``tools/shards.py``).
-    """
-    root = srcdir.parent
-    pages: dict[str, list[str]] = {}
-    jobs: dict[str, Job] = {}
-    for docname, paths in page_snippets(srcdir, snippets_dir.resolve(), exclude_patterns, source_suffix).items():
-        pages[docname] = []
-        for path in paths:
-            name = Path(os.path.relpath(path, root)).as_posix()
-            if name not in jobs:
-                jobs[name] = job(path, root)
-            pages[docname].append(name)
-    return pages, jobs
-
-
-def records_folder(app) -> Path:
-    return Path(app.srcdir, app.config.kb_records).resolve()
-
-
-def plan(app) -> tuple[dict[str, list[str]], dict]:
-    """Every page's snippet names, and each snippet's job (from the repository root)."""
-    srcdir = Path(app.srcdir)
-    return site_jobs(srcdir, srcdir / app.config.kb_snippets_dir, app.config.exclude_patterns, app.config.source_suffix)
+class ExclusiveDevice(SphinxError):
+    category = "This machine's accelerator can be held by one process at a time"
 
 
 def execute(app) -> None:
     if not shows_outputs(app.config):
         return
-    pages, jobs = plan(app)
-    folder = records_folder(app)
+    plan = site_plan(app.srcdir, app.config)
+    folder = records_folder(app.srcdir, app.config)
     chosen = mode(app.config).pages
-    wanted = {name for page, names in pages.items() if not chosen or page in chosen for name in names}
-    missing = [item for name, item in sorted(jobs.items())
+    wanted = {name for page, names in plan.pages.items() if not chosen or page in chosen for name in names}
+    missing = [item for name, item in sorted(plan.jobs.items())
                if name in wanted and good_record(folder, name, item.key) is None]
     ran: dict[str, dict] = {}
     phase = 0.0
     if missing and may_execute(app):
-        logger.info(f"[kb] running {len(missing)} of {len(jobs)} snippets, each in a fresh process")
+        platform = current()
+        if platform.exclusive:
+            raise ExclusiveDevice(
+                f"{len(missing)} snippets have no record, and this is a {platform.label} machine: running the site's "
+                f"programs here, many at once, would have each open the device that one process at a time may hold. "
+                f"Run them with the machine pass instead ({platform.pass_command}; reports/machines/README.md), "
+                f"or build the site on a machine without one.")
+        logger.info(f"[kb] running {len(missing)} of {len(plan.jobs)} snippets")
 
         def done(record):
-            ran[record["snippet"]] = {"seconds": record["seconds"], "alone": record["alone"]}
-            logger.info(f"[kb] ran {record['snippet']} in {record['seconds']:.1f} s"
+            write_record(folder, record)
+            ran[record["snippet"]] = {"seconds": record["seconds"], "how": record["how"], "alone": record["alone"]}
+            logger.info(f"[kb] ran {record['snippet']} in {record['seconds']:.1f} s ({record['how']})"
                         + (" (alone: it prints timings)" if record["alone"] else ""))
             if len(ran) % 50 == 0 or len(ran) == len(missing):  # shown even with -q: a cold build is long
                 print(f"[kb] {len(ran)} of {len(missing)} snippets run", file=sys.stderr, flush=True)
 
         begin = time.perf_counter()
-        run_all(missing, folder, timeout=app.config.kb_snippet_timeout, done=done)
+        run(missing, timeout=app.config.kb_snippet_timeout, done=done,
+            cost={item.name: earlier_seconds(folder, item.name) or 1.0 for item in missing})
         phase = time.perf_counter() - begin
     elif missing:
         for item in missing:
-            first = next(page for page, names in pages.items() if item.name in names)
+            first = plan.pages_of(item.name)[0]
             logger.error(f"snippet {item.name} (page {first}) has no record, and this build ({why_not(app)}) "
                          f"must not execute snippets. Build the source language's HTML first (nox -s docs).",
                          location=first)
     # Each wanted record read once more, now that the missing ones have run.
-    current = {name: read_record(record_path(folder, name, item.key)) for name, item in sorted(jobs.items())
-               if name in wanted}
-    report_failures(app, pages, current)
-    good = {name: record for name, record in current.items() if record is not None and problem(record) is None}
-    backends.check(app, pages, good, Path(app.srcdir).parent)
+    current_records = {name: read_record(record_path(folder, name, item.key)) for name, item in sorted(plan.jobs.items())
+                       if name in wanted}
+    report_failures(plan, current_records)
+    good = {name: record for name, record in current_records.items() if record is not None and problem(record) is None}
+    expected_backend.check(app, plan, good, Path(app.srcdir).parent)
     if may_execute(app) and not chosen:
-        prune(folder, {record_path(folder, name, item.key) for name, item in jobs.items()})
-    app.env.kb_run = {"ran": dict(sorted(ran.items())), "run_phase_seconds": round(phase, 2), "pages": pages,
-                      "records": {name: str(record_path(folder, name, item.key)) for name, item in jobs.items()}}
+        prune(folder, {record_path(folder, name, item.key) for name, item in plan.jobs.items()})
+    app.env.kb_run = {"ran": dict(sorted(ran.items())), "run_phase_seconds": round(phase, 2), "pages": plan.pages,
+                      "records": {name: str(record_path(folder, name, item.key)) for name, item in plan.jobs.items()}}
 
 
-def report_failures(app, pages: dict[str, list[str]], current: dict[str, dict | None]) -> None:
+def report_failures(plan, current: dict[str, dict | None]) -> None:
     """Each failed record once, at every page that loads its snippet, with what it printed last."""
     failed = []
     for name, record in current.items():
         if record is None or problem(record) is None:
             continue
-        for page in (page for page, names in pages.items() if name in names):
+        for page in plan.pages_of(name):
             logger.error(failure_message(page, record), location=page)
         logger.error(f"[kb] what {name} printed last:\n{output_tail(record)}")
         failed.append(name)
@@ -141,8 +129,8 @@ def prune(folder: Path, current: set[Path]) -> None:
 def write_report(app, exception) -> None:
     if exception is not None or app.builder.name not in ("html", "dirhtml"):
         return
-    run = getattr(app.env, "kb_run", None) or {"ran": {}, "run_phase_seconds": 0.0, "pages": {}, "records": {}}
-    report = {"language": app.config.language, **run, "workers": os.cpu_count(), "finished": time.time()}
+    summary = getattr(app.env, "kb_run", None) or {"ran": {}, "run_phase_seconds": 0.0, "pages": {}, "records": {}}
+    report = {"language": app.config.language, **summary, "workers": os.cpu_count(), "finished": time.time()}
     Path(app.outdir, "_kb_build.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
 
 

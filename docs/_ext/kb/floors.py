@@ -31,7 +31,7 @@ from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
 from .mode import shows_outputs
-from .page import put_in_header, loaded_snippets
+from .page import loaded_snippets, put_in_header, site_plan
 from .run.plan import snippet_digest
 from .run.store import pinned_versions
 from .translations import _, separator
@@ -209,17 +209,14 @@ class FloorsTable(SphinxDirective):
     """``{kb-floors-table}``: every page's floors, and what fails below them."""
 
     def run(self) -> list[nodes.Node]:
-        from .cells import page_snippets
-
         note_reports(self.env, Path(self.env.srcdir, self.config.kb_floors).resolve())
         srcdir = Path(self.env.srcdir)
         root = srcdir.parent
-        pages = page_snippets(srcdir, (srcdir / self.config.kb_snippets_dir).resolve(),
-                              self.config.exclude_patterns, self.config.source_suffix)
-        for docname, paths in pages.items():  # the table is read again when a page or a program changes
+        pages = site_plan(srcdir, self.config).pages
+        for docname, names in pages.items():  # the table is read again when a page or a program changes
             self.env.note_dependency(self.env.doc2path(docname))
-            for path in paths:
-                self.env.note_dependency(path)
+            for name in names:
+                self.env.note_dependency(root / name)
         table = nodes.table(classes=["kb-floors-table"])
         group = nodes.tgroup(cols=3)
         table += group
@@ -232,7 +229,7 @@ class FloorsTable(SphinxDirective):
         body = nodes.tbody()
         group += body
         for docname in sorted(pages):
-            names = [Path(p).relative_to(root).as_posix() for p in pages[docname]]
+            names = pages[docname]
             floors = floors_of(srcdir, self.config.kb_floors, names) if names else {}
             if not floors:
                 continue

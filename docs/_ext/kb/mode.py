@@ -14,7 +14,7 @@
    its ``nb_execution_mode``).
 2. ``mode(config)`` parses it, once for every module that asks: ``shows_outputs`` for the
    modules that put outputs or what they ran with on a page (``kb.reader``, ``kb.provenance``,
-   ``kb.floors``, ``kb.accelerator_runs``, ``kb.backend_status``), ``may_execute`` and
+   ``kb.floors``, ``kb.accelerator_runs``, ``kb.accelerator_status``), ``may_execute`` and
    ``why_not`` for ``kb.execution``. Which languages may run is the language table's ``source``
    field (``kb.languages``): only the source language's build runs snippets; the others read
    its records.

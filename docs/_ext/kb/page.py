@@ -5,7 +5,7 @@
    named slots, ordered here and only here (``HEADER_SLOTS``: what the build ran with, the
    oldest releases the programs run on, each accelerator run, the downloads);
    ``put_in_header(doctree, slot, *lines)`` places lines in their slot whatever order the
-   handlers of ``kb.provenance``, ``kb.floors``, ``kb.backend_status`` and ``kb.downloads`` run in.
+   handlers of ``kb.provenance``, ``kb.floors``, ``kb.accelerator_status`` and ``kb.downloads`` run in.
 2. ``code_cells(doctree)`` are a page's code cells; ``cell_options(cell)`` their options, where
    ``load`` names the cell's snippet from the repository root (``kb.reader.read_page``);
    ``page_relative(page, target)`` is a link from a page to a file of the output (downloads,
@@ -13,17 +13,24 @@
    (Per-page facts such as what a page ran with live in the records, ``kb.run.store``, so no module
    keeps per-page state on the build environment any more.)
 3. ``source_pages()``: the pages of a source tree, found exactly as Sphinx finds them (its own
-   ``Project.discover`` with the site's ``exclude_patterns``).
+   ``Project.discover`` with the site's ``exclude_patterns``); ``site_plan(srcdir, config)``: the
+   build's plan (``kb.run.plan.site_plan`` of those pages: each page's snippets, each snippet's job
+   and pages), read once per process, for every module that asks which programs a page shows;
+   ``records_folder(srcdir, config)``: where the records are (``kb_records``).
 
 The glossary's reader is ``kb.glossary``.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from docutils import nodes
+
+if TYPE_CHECKING:
+    from .run.plan import Plan
 
 HEADER_CLASS = "kb-header"
 # The header box's lines, top to bottom: the only place that orders them.
@@ -139,3 +146,21 @@ def source_pages(srcdir: Path, exclude_patterns: Iterable[str], source_suffix: d
     from sphinx.project import Project
 
     return sorted(Project(srcdir, source_suffix).discover(list(exclude_patterns)))
+
+
+def site_plan(srcdir: Path | str, config) -> "Plan":
+    """The build's plan (3 above), from the pages Sphinx finds; read once per process."""
+    return _plan(str(Path(srcdir).resolve()), config.kb_snippets_dir, tuple(config.exclude_patterns),
+                 tuple(sorted(config.source_suffix.items())))
+
+
+@lru_cache(maxsize=4)
+def _plan(srcdir: str, snippets: str, exclude: tuple[str, ...], suffix: tuple) -> "Plan":
+    from .run.plan import site_plan as plan
+
+    return plan(Path(srcdir), source_pages(Path(srcdir), exclude, dict(suffix)), Path(srcdir) / snippets)
+
+
+def records_folder(srcdir: Path | str, config) -> Path:
+    """The records folder (``kb_records``, relative to the sources)."""
+    return Path(srcdir, config.kb_records).resolve()

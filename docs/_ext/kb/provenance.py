@@ -19,7 +19,7 @@ from typing import Any
 from docutils import nodes
 
 from .mode import shows_outputs
-from .page import put_in_header, loaded_snippets
+from .page import loaded_snippets, put_in_header, records_folder
 from .run.child import PACKAGES  # the packages each run records (kb/run/child.py), in the order the box names them
 from .run.store import current_record_path, read_record
 from .translations import _, separator
@@ -109,7 +109,7 @@ def page_records(app, doctree: nodes.document) -> list[dict[str, Any]]:
     Each record file becomes a dependency of the page, so a page is read again when a record it
     showed is replaced (a snippet that failed and then ran again, records imported from shards)
     or was missing (``nox -s page``), not only when its snippet changes."""
-    folder = Path(app.srcdir, app.config.kb_records).resolve()
+    folder = records_folder(app.srcdir, app.config)
     root = Path(app.srcdir).parent
     found = []
     for name in loaded_snippets(doctree):

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .mode import shows_outputs
+from .page import records_folder
 from .run.store import current_record_path, read_record
 
 LANGUAGE_INFO = {"name": "python", "pygments_lexer": "ipython3", "file_extension": ".py",
@@ -83,7 +84,7 @@ def read_page(text: str, *, records: str, root: str, enable_extensions: list[str
 
 def use_reader(app, config) -> None:
     """Make ``read_page`` MyST-NB's reader of ``.md`` pages (its ``nb_custom_formats`` seam)."""
-    kwargs = {"records": str(Path(app.srcdir, config.kb_records).resolve()) if shows_outputs(config) else "",
+    kwargs = {"records": str(records_folder(app.srcdir, config)) if shows_outputs(config) else "",
               "root": str(Path(app.srcdir).parent.resolve()),
               "enable_extensions": sorted(config.myst_enable_extensions)}
     config.nb_custom_formats = {**config.nb_custom_formats, ".md": ("kb.reader.read_page", kwargs, False)}

@@ -9,7 +9,7 @@
    registered with ``app.add_message_catalog``; ``_`` then answers in the build's language.
 3. ``interface_messages()`` lists the strings the code asks for, so the tests can require each of
    them in every catalogue, and ``nox -s i18n`` can add the new ones; the reasons of the platform
-   messages in ``kb.run.noise.TABLE`` are among them (``kb.backend_status`` shows them).
+   messages in ``kb.run.noise.TABLE`` are among them (``kb.accelerator_status`` shows them).
 
 Sphinx has no ready way for an extension to ship a catalogue from ``.po`` sources (it compiles only
 the project's ``locale_dirs``, and only after extensions are set up), hence this module.

@@ -1,9 +1,10 @@
-"""kb.run.batch: many programs, one after another, in one process that holds the device.
+"""kb.run.batch: many programs, one after another, in one shared process.
 
-On a TPU, opening the chip costs 8-10 s and one process at a time may hold it, so running each of
-400 JAX programs in a fresh interpreter would keep the chip two hours. Here one worker process
-opens the device once and runs a group of programs in turn, each as ``kb/run/child.py`` runs it
-in a fresh process (its own ``__main__`` module, its file name in tracebacks, deprecations as
+A fresh interpreter per program pays its start, its imports (``import jax`` about 1 s on the
+build's machine, ``torch`` 3.7 s), JAX's first-use set-up and, on a TPU, opening the chip
+(8-15 s, and one process at a time may hold it): most of a short program's time. Here one worker
+process imports the libraries once and runs a group of programs in turn, each as
+``kb/run/child.py`` runs it in a fresh process (its own ``__main__`` module, its file name in tracebacks, deprecations as
 errors, figures as SVG, a note of what it ran with), with what one program could leave behind for
 the next restored in between:
 
@@ -12,8 +13,9 @@ the next restored in between:
    process); ``sys.argv``, ``sys.path``, ``os.environ``, the working directory,
    ``sys.stdout``/``sys.stderr`` objects, the warning filters (and with them Python's "shown once"
    registries), the root logger, NumPy's error and print options, matplotlib's rc settings,
-   PyTorch's default dtype, grad mode, thread count and float32 matmul precision, every JAX configuration
-   value, JAX's compilation caches (``jax.clear_caches``) and its persistent-cache state
+   PyTorch's default dtype, grad mode, thread count and float32 matmul precision and its compiler's
+   caches (``torch._dynamo.reset``), every JAX configuration value, the ``jax.monitoring``
+   listeners, JAX's compilation caches (``jax.clear_caches``) and its persistent-cache state
    (``compilation_cache.reset_cache``) are put back; modules the program imported from its own
    folder are forgotten; its module's globals are cleared, as at the end of a process (a library's
    cache that still holds one of its functions would otherwise keep every array of the program
@@ -22,8 +24,9 @@ the next restored in between:
    arrays alive (held by a library itself) ends the worker: a new one runs the rest.
 2. **The worker's environment** is the group's: the reader's environment (``kb.run.process``)
    plus the settings the group's programs make before importing JAX
-   (``kb.run.policy.batch_group``), set before the worker imports anything, as each program would
-   have set them.
+   (``kb.run.schedule.batch_group``), set before the worker imports anything, as each program would
+   have set them. A worker for ``nox -s precision`` installs the emulated precision first
+   (``kb/run/child.py``'s ``emulate``).
    The libraries whose state is put back (NumPy, JAX, PyTorch, matplotlib) are imported by the
    worker before its first program, so that what is put back is their state on import.
 3. **Bounded**: a program still running after the timeout ends the worker (``faulthandler``
@@ -36,11 +39,13 @@ the next restored in between:
    nothing already run, and the next call runs only what is left.
 
 What this changes against a fresh process, stated so that a result can be weighed: the modules
-are imported and the device opened before the program starts (as a forked start does,
-``kb.run.preload``), and a library's "warn once" that lives in its own flag (not in Python's
-warning registry) fires only for the first program of a worker. So the supervisor's caller runs
-again, alone in a fresh process, every program that fails here before the failure counts
-(``tools/machine_report.py``).
+are imported and the device opened before the program starts, JAX's one-time set-up is done, a
+library's "warn once" that lives in its own flag (not in Python's warning registry) fires only for
+the first program of a worker, and an ``atexit`` handler runs when the worker ends, not when the
+program does. So the scheduler (``kb.run.schedule``) runs again, alone in a fresh process, every
+program that fails here before the failure counts; a program whose output would differ says so
+(``kb.run.snippet.FRESH``) and always runs in a fresh process; and ``tests/test_reproducible.py``
+runs a sample of the programs that shared a process again in fresh ones and compares their outputs.
 
 Why our own code: ``runpy`` runs a script in-process but restores none of this state, and
 sphinx-gallery's in-process executor (``reset_modules``) serves its gallery, not a TPU pass.
@@ -56,10 +61,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-HERE = Path(__file__).resolve().parent
+if TYPE_CHECKING:  # the worker runs as a script, with the standard library and the child script only
+    from .store import RunResult
+
 SCRIPT = Path(__file__).resolve()
+CHILD = SCRIPT.with_name("child.py")
 
 
 def ends_in_time(expect: float, deadline: float) -> bool:
@@ -94,8 +102,11 @@ def _snapshot() -> dict[str, Any]:
                           torch.is_grad_enabled())
     if "jax" in sys.modules:
         import jax
+        from jax._src import monitoring
 
         state["jax"] = dict(jax.config.values)
+        state["listeners"] = {name: list(value) for name, value in vars(monitoring).items()
+                              if name.endswith("_listeners") and isinstance(value, list)}
     return state
 
 
@@ -103,6 +114,10 @@ def _restore(state: dict[str, Any], folder: Path) -> None:
     import logging
     import warnings
 
+    if "torch._dynamo" in sys.modules:  # compiled frames guard the program's globals: forget them first
+        import torch._dynamo
+
+        torch._dynamo.reset()
     os.chdir(state["cwd"])
     sys.argv[:] = state["argv"]
     sys.path[:] = state["path"]
@@ -155,6 +170,10 @@ def _restore(state: dict[str, Any], folder: Path) -> None:
                         jax.config.update(name, value)
                     except Exception:  # noqa: BLE001 (a value that can no longer change, e.g. after the backend started)
                         pass
+        from jax._src import monitoring
+
+        for name, listeners in state.get("listeners", {}).items():  # jax.monitoring's, as on import
+            getattr(monitoring, name)[:] = listeners
         jax.clear_caches()
         try:
             from jax._src import compilation_cache
@@ -162,10 +181,11 @@ def _restore(state: dict[str, Any], folder: Path) -> None:
             compilation_cache.reset_cache()
         except Exception:  # noqa: BLE001 (an older or newer JAX without it)
             pass
-    gc.collect()
+    gc.collect()  # the program's objects, device buffers among them, freed now
+    gc.freeze()  # and what is left, the worker's own, is not scanned again: a full collection took 0.14 s
 
 
-def _run_one(child, job: dict[str, Any], timeout: float, log) -> dict[str, Any]:
+def _run_one(child, job: dict[str, Any], timeout: float, log) -> RunResult:
     import faulthandler
 
     path = Path(job["path"])
@@ -213,16 +233,20 @@ def _run_one(child, job: dict[str, Any], timeout: float, log) -> dict[str, Any]:
             "ran_with": notes.get("ran_with", {})}
 
 
-def worker(jobs_file: str, results: str, timeout: str, deadline: str, log_path: str) -> int:
+def worker(jobs_file: str, results: str, timeout: str, deadline: str, log_path: str, precision: str = "") -> int:
     """Run the jobs of ``jobs_file`` in this process, appending to ``results``; stop past ``deadline``."""
-    if sys.path and Path(sys.path[0] or ".").resolve() == HERE:
-        sys.path.pop(0)  # this folder's modules (plan, policy, ...) are not the programs' to import
-    sys.path.insert(0, str(HERE))
-    import child  # kb/run/child.py, the build's own child script
+    import importlib.util
 
-    # sys.path[0] stays: it is the slot where `python SNIPPET` puts the program's folder, and
-    # child.main puts it there. Popping it made child.main overwrite the first PYTHONPATH entry
-    # (a control run lost its site-packages there: "No module named 'absl'").
+    # sys.path[0] is the slot where `python SNIPPET` puts the program's folder, and child.main puts
+    # it there (removing it made child.main overwrite the first PYTHONPATH entry: a control run lost
+    # its site-packages, "No module named 'absl'"). Until then it is the worker's empty working
+    # folder, not this one: kb/run's modules are not the libraries' to import.
+    sys.path[0] = os.getcwd()
+    spec = importlib.util.spec_from_file_location("kb_child", CHILD)  # the build's own child script, by path
+    child = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(child)
+    if precision:
+        child.emulate(precision)
     jobs = json.loads(Path(jobs_file).read_text(encoding="utf-8"))
     # The libraries whose state is restored between programs are imported first, so that the state
     # to restore is their state on import (importing JAX starts no backend; the first program does).
@@ -278,8 +302,8 @@ def read_results(path: Path) -> tuple[dict[str, dict[str, Any]], dict[str, float
 
 
 def run_group(jobs: Iterable[dict[str, Any]], env: dict[str, str], folder: Path, *, timeout: float,
-              deadline: float, flags: Iterable[str] = (),
-              progress: Callable[[str, dict[str, Any]], None] | None = None) -> dict[str, dict[str, Any]]:
+              deadline: float, precision: str | None = None,
+              progress: Callable[[str, RunResult], None] | None = None) -> dict[str, RunResult]:
     """Run ``jobs`` (dicts with ``path``, ``name`` and optionally ``expect``, the seconds it is expected
     to take) in as few workers as it takes; records by name. A job expected to end after ``deadline``
     does not start.
@@ -291,6 +315,8 @@ def run_group(jobs: Iterable[dict[str, Any]], env: dict[str, str], folder: Path,
     fails every remaining program, but only in what this call returns: nothing is kept in
     ``results.jsonl``, so the next call tries them again.
     """
+    from .process import WARNINGS_AS_ERRORS  # (this module's supervisor half runs inside the kb.run package)
+
     folder = Path(folder).resolve()  # the worker runs in a folder of its own: a relative path would miss
     folder.mkdir(parents=True, exist_ok=True)
     results, log = folder / "results.jsonl", folder / "worker.log"
@@ -306,8 +332,8 @@ def run_group(jobs: Iterable[dict[str, Any]], env: dict[str, str], folder: Path,
         size = log.stat().st_size if log.exists() else 0
         with tempfile.TemporaryDirectory(prefix="kb-worker-") as cwd, open(log, "a") as log_file:
             process = subprocess.Popen(
-                [sys.executable, *flags, str(SCRIPT), "--worker", str(jobs_file), str(results), str(timeout),
-                 str(deadline), str(log)], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                [sys.executable, *WARNINGS_AS_ERRORS, str(SCRIPT), "--worker", str(jobs_file), str(results),
+                 str(timeout), str(deadline), str(log), precision or ""], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                 stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True)
             seen = set(done)
             while process.poll() is None:
@@ -343,6 +369,6 @@ def _append(results: Path, name: str, record: dict[str, Any]) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 7 and sys.argv[1] == "--worker":
+    if len(sys.argv) == 8 and sys.argv[1] == "--worker":
         sys.exit(worker(*sys.argv[2:]))
-    sys.exit("usage: batch.py --worker JOBS RESULTS TIMEOUT DEADLINE LOG (started by kb.run.batch.run_group)")
+    sys.exit("usage: batch.py --worker JOBS RESULTS TIMEOUT DEADLINE LOG PRECISION (started by kb.run.batch.run_group)")

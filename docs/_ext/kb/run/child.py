@@ -1,11 +1,10 @@
 """Run one snippet as a reader runs it, and note what a page needs beside its stdout.
 
-    python -W error::DeprecationWarning ... child.py SNIPPET NAME NOTES
-    python -W error::DeprecationWarning ... child.py --serve PRELUDE_JSON
+    python -W error::DeprecationWarning ... child.py [--precision MODE] SNIPPET NAME NOTES
 
 This file is the child process of ``kb.run.runner`` (``kb.run.process.CHILD``; it is a script, not
 part of the kb package's import graph, and uses only the standard library until the snippet
-imports more; ``kb.run.batch`` imports it by path to run many programs in one process). It runs the
+imports more; ``kb.run.batch`` loads it by path to run many programs in one process). It runs the
 snippet exactly as ``python SNIPPET`` would, with three additions that change nothing the program
 computes or prints:
 
@@ -20,31 +19,19 @@ computes or prints:
    an exception escaped, and what the program ran with: the versions of jax, jaxlib, flax, optax
    and torch it imported, the devices of the JAX backend it started (nothing is started for
    this: a program that never touched a device reports none), the machine and the date.
+4. Its own frames are not the program's: once the program imports JAX, this folder is one of the
+   paths JAX leaves out of the source locations it records (``jax.extend.source_info_util``), so
+   a lowered or exported module holds the locations it holds under ``python SNIPPET`` (with this
+   script's frames in them, a serialized module was 96 bytes longer in a shared process).
 
 stdout and stderr are the parent's files: everything the program writes to them, its child
 processes and C++ libraries included, lands there in the order it was written. A figure's place is
 the size of the stdout file when ``plt.show()`` ran.
 
-**Serving** (``--serve``, Linux): the process runs a *prelude*, the opening import statements of
-a group of snippets (and the ``os.environ`` settings before them) that
-``kb.run.preload.prelude`` read from their source, and then forks one child per request. A child is a new process whose state is
-that of ``python SNIPPET`` after those statements ran: it takes its own session, standard input
-from ``/dev/null``, its own stdout and stderr files and working directory, and runs the whole
-program from its first line (the prelude's imports are then already done; its ``os.environ``
-settings already hold) through ``main``, then ends as an interpreter ends (``sys.exit``: atexit
-handlers and flushes run). A request can also spawn a server for a longer prelude, a child that
-runs only the statements it adds (``serve``). Requests come one JSON object a line; replies go,
-one line each, to the descriptor that was stdout when the first server started (``ready``,
-``failed``, ``started ID PID``, ``ended ID CODE``, ``gone``); a prelude's own stdout and stderr go
-to its server's log file: a prelude that writes anything (a warning at import) answers
-``failed``, so those snippets run cold and the warning lands in their records as it would for a
-reader. The server itself starts no thread and touches no device (JAX starts its backend in the
-child, at the program's first computation), so a child inherits no half-held lock; the one
-thread a prelude starts (OpenBLAS's pool, when NumPy is imported) is shut down before each fork
-by OpenBLAS's own fork handler and starts again when next needed. Beyond the prelude's modules,
-a child has only ``select`` in ``sys.modules`` that a cold start would not. Only Linux serves
-(``kb.run.preload.PRELOADS``): macOS does not support forking a process that has loaded its
-system frameworks, and there every snippet runs cold.
+**Emulated precision** (``--precision MODE``, ``nox -s precision``): before the program runs,
+``kb/run/precision.py`` (loaded by its path, under a private name, so that the program's
+``sys.path`` stays a reader's) installs the emulation of an accelerator's default matmul
+precision; a shared worker (``kb.run.batch``) installs it the same way, once, before its first program.
 """
 
 import datetime
@@ -58,6 +45,7 @@ import types
 
 FIGURES = []
 PACKAGES = ("jax", "jaxlib", "flax", "optax", "torch")
+HERE = os.path.dirname(os.path.abspath(__file__)) + os.sep  # this folder (kb/run/), whichever script runs
 
 
 def _show(*args, **kwargs):
@@ -112,6 +100,37 @@ def _ran_with():
             "machine": f"{platform.system()} {platform.machine()}", "cpu_count": os.cpu_count()}
 
 
+class _HideOurFrames:
+    """A finder that, once JAX's ``source_info_util`` is imported, excludes this folder from the
+    program's source locations (4 above), and then leaves ``sys.meta_path``."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "jax._src.source_info_util":
+            return None
+        import importlib.util
+
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        run = spec.loader.exec_module
+
+        def exec_module(module):
+            run(module)
+            module.register_exclusion(HERE)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def hide_our_frames():
+    """Leave this folder out of JAX's source locations, now or when the program imports JAX."""
+    imported = sys.modules.get("jax._src.source_info_util")
+    if imported is not None:
+        if HERE not in imported._exclude_paths:
+            imported.register_exclusion(HERE)
+    elif not any(isinstance(finder, _HideOurFrames) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _HideOurFrames())
+
+
 def main(snippet, name, notes_path):
     with open(snippet, encoding="utf-8") as f:
         source = f.read()
@@ -121,6 +140,7 @@ def main(snippet, name, notes_path):
     sys.path[0] = os.path.dirname(os.path.abspath(snippet))  # as `python SNIPPET` sets it
     if "matplotlib" in source:
         _use_svg_backend()
+    hide_our_frames()
     notes = {"error_line": None}
     code = 0
     try:
@@ -154,111 +174,19 @@ def main(snippet, name, notes_path):
     return code
 
 
-def _read_requests(buffer):
-    """Complete request lines in ``buffer``, and what is left of it."""
-    *lines, rest = buffer.split(b"\n")
-    return [json.loads(line) for line in lines if line.strip()], rest
+def emulate(mode):
+    """Install ``kb.run.precision``'s emulation of ``mode`` (loaded by path, under a private name)."""
+    import importlib.util
 
-
-def _open_as(fd, path, flags):
-    opened = os.open(path, flags, 0o644)
-    if opened != fd:  # it is ``fd`` itself when that was the lowest one free
-        os.dup2(opened, fd)
-        os.close(opened)
-    # os.open makes a descriptor that a program started from the snippet does not get (PEP 446);
-    # 0, 1 and 2 must be inherited, as in a reader's process (nvcc fails without a stdin).
-    os.set_inheritable(fd, True)
-
-
-def serve(prelude, reply, requests=0, ident="0"):
-    """Run ``prelude``, then fork a child per request; return the code the process ends with.
-
-    A request is a snippet to run, a server to spawn (``"spawn"``: a child that runs only the
-    statements it adds to this prelude and then serves in its turn, so that each import of a
-    family of preludes is done once in all), a request for a server below this one (``"via"``: the
-    ids of the servers on the way, which pass it on), or ``"close"`` (no more requests: finish
-    the children, then end). Every server of a family writes its replies, one short line each, to
-    the one pipe the runner reads (writes under the pipe's buffer size do not interleave).
-    """
-    import select
-
-    try:
-        namespace = {"__name__": "__kb_prelude__"}
-        for statement in prelude:
-            exec(compile(statement, "<kb-prelude>", "exec", dont_inherit=True), namespace)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        clean = os.fstat(2).st_size == 0
-    except BaseException:  # noqa: BLE001 (the snippets then run cold and meet the error themselves)
-        traceback.print_exc()
-        clean = False
-    if not clean:
-        os.write(reply, f"failed {ident} 0\n".encode())
-        return 1
-    os.write(reply, f"ready {ident} 0\n".encode())
-    children, servers, buffer, reading = {}, {}, b"", True
-    while reading or children:
-        if reading and select.select([requests], [], [], 0.02 if children else None)[0]:
-            chunk = os.read(requests, 65536)
-            reading = bool(chunk)
-            batch, buffer = _read_requests(buffer + chunk)
-            for request in batch:
-                if request.get("via"):
-                    first, *rest = request["via"]
-                    try:
-                        os.write(servers[first], (json.dumps({**request, "via": rest}) + "\n").encode())
-                    except (KeyError, OSError):  # that server has ended
-                        os.write(reply, f"gone {request['id']} 0\n".encode())
-                    continue
-                if request.get("close"):
-                    reading = False
-                    continue
-                spawn = "spawn" in request
-                if spawn:
-                    below, above = os.pipe()
-                pid = os.fork()
-                if pid == 0:
-                    os.setsid()
-                    for fd in (requests, *servers.values()):
-                        os.close(fd)
-                    if spawn:  # a server for a longer prelude
-                        os.close(above)
-                        _open_as(2, request["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
-                        os.dup2(2, 1)
-                        return serve(request["spawn"], reply, below, request["id"])
-                    # A snippet: a reader's process from here on.
-                    os.close(reply)
-                    _open_as(0, os.devnull, os.O_RDONLY)
-                    _open_as(1, request["stdout"], os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-                    _open_as(2, request["stderr"], os.O_WRONLY | os.O_APPEND | os.O_CREAT)
-                    os.chdir(request["cwd"])
-                    return main(request["snippet"], request["name"], request["notes"])
-                if spawn:
-                    os.close(below)
-                    servers[request["id"]] = above
-                children[pid] = request["id"]
-                os.write(reply, f"started {request['id']} {pid}\n".encode())
-            if not reading:  # no more requests here: none for the servers below either
-                for fd in servers.values():
-                    os.close(fd)
-                servers.clear()
-        elif not reading:
-            select.select([], [], [], 0.02)  # children left to wait for
-        while children:
-            pid, status = os.waitpid(-1, os.WNOHANG)
-            if pid == 0:
-                break
-            done = children.pop(pid)
-            if done in servers:
-                os.close(servers.pop(done))
-            os.write(reply, f"ended {done} {os.waitstatus_to_exitcode(status)}\n".encode())
-    return 0
+    spec = importlib.util.spec_from_file_location("_kb_precision", os.path.join(os.path.dirname(__file__), "precision.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.install(mode)
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--serve":
-        replies = os.dup(1)
-        os.dup2(2, 1)  # what a prelude prints goes to the server's stderr file, not into the replies
-        sys.path[0] = os.getcwd()  # an empty folder (kb.run.preload checks that no snippet folder shadows a prelude's module)
-        sys.exit(serve(json.loads(sys.argv[2]), replies))
-    sys.exit(main(*sys.argv[1:4]))
+    arguments = sys.argv[1:]
+    if arguments[:1] == ["--precision"]:
+        emulate(arguments[1])
+        arguments = arguments[2:]
+    sys.exit(main(*arguments[:3]))

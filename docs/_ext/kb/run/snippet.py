@@ -7,10 +7,17 @@
    reader's GPU or TPU), except where the CPU is its subject; then the line that sets it carries
    ``MARKER`` and a reason (``pins``, ``cpu_by_design``). ``pins_own_process`` tells whether the pin
    is the program's own (set before it imports JAX), not a child process's.
-3. **Starts JAX.** ``starts_jax``: whether a program imports JAX or a library built on it (so it may
-   hold an accelerator); a PyTorch-only tab does not. ``starts_jax_in_children``: a program that
-   imports no JAX itself but runs Python code that does in child processes (to compare flags or
-   caches across processes); its children hold the accelerator, one after another.
+3. **Starts JAX.** ``starts_jax``: whether a program imports JAX or a library built on it
+   (``JAX_LIBRARIES``, the one list; so it may hold an accelerator); a PyTorch-only tab does not.
+   ``starts_jax_in_children``: a program that imports no JAX itself but runs Python code that does
+   in child processes (to compare flags or caches across processes); its children hold the
+   accelerator, one after another.
+4. **Its opening settings.** ``opening_settings``: the constant ``os.environ`` settings a program
+   makes before it first imports a JAX library (``JAX_NUM_CPU_DEVICES`` for the multi-device
+   programs), and the line after them: a shared process is started with them (``kb.run.schedule``).
+5. **A fresh process.** A program whose output would not be the same in a process shared with
+   other programs (it prints the process's own peak memory, say) carries ``FRESH`` with its reason
+   (``# Runs in a fresh process: <reason>``): the scheduler never runs it in a shared one.
 
 Why our own code: these are this project's conventions for its own programs.
 """
@@ -23,7 +30,8 @@ import re
 TIMINGS = "# The timings this program prints differ from run to run and from machine to machine."
 MARKER = "# CPU by design:"
 SETS_PLATFORMS = re.compile(r"""JAX_PLATFORMS['"]?\s*[\]=,)]|config\.update\(\s*['"]jax_platforms['"]""")
-JAX_LIBRARIES = ("jax", "jaxlib", "flax", "optax", "orbax", "grain", "chex")
+FRESH = "# Runs in a fresh process:"
+JAX_LIBRARIES = ("jax", "jaxlib", "flax", "optax", "orbax", "grain", "chex", "equinox")
 
 
 def is_timing(text: str) -> bool:
@@ -62,6 +70,53 @@ def pins(source: str) -> list[tuple[int, str, str | None]]:
 def cpu_by_design(source: str) -> bool:
     """Whether a program pins the CPU on purpose (a marked pin, with its reason)."""
     return any(reason for _, _, reason in pins(source))
+
+
+def fresh(source: str) -> str | None:
+    """Why a program must run in a fresh process (its ``FRESH`` line's reason), or None.
+
+    >>> fresh("import resource  # Runs in a fresh process: it prints the process's peak memory\\n")
+    "it prints the process's peak memory"
+    >>> fresh("print(1)\\n") is None
+    True
+    """
+    return next((line.split(FRESH, 1)[1].strip() or None for line in source.splitlines() if FRESH in line), None)
+
+
+def opening_settings(source: str) -> tuple[tuple[tuple[str, str], ...], int] | None:
+    """The constant environment settings a program makes before its first import of a JAX library
+    (``os.environ[K] = V`` or ``os.environ.setdefault(K, V)``), and the line after them; None if it
+    does not parse.
+
+    >>> opening_settings("'Doc.'\\nimport os\\nos.environ.setdefault('JAX_NUM_CPU_DEVICES', '8')\\nimport jax\\nx = 1\\n")
+    ((('JAX_NUM_CPU_DEVICES', '8'),), 3)
+    """
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    settings: list[tuple[str, str]] = []
+    end = 0
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            if any(n.split(".")[0] in JAX_LIBRARIES for n in names):
+                break
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            call = node.value
+            if not (isinstance(call.func, ast.Attribute) and call.func.attr == "setdefault"
+                    and ast.unparse(call.func.value) == "os.environ" and len(call.args) == 2
+                    and all(isinstance(a, ast.Constant) for a in call.args)):
+                break
+            settings.append((call.args[0].value, call.args[1].value))
+        elif (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript)
+              and ast.unparse(node.targets[0].value) == "os.environ" and isinstance(node.targets[0].slice, ast.Constant)
+              and isinstance(node.value, ast.Constant)):
+            settings.append((node.targets[0].slice.value, node.value.value))
+        elif not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
+            break
+        end = node.end_lineno or end
+    return tuple(settings), end
 
 
 def _top_imports(tree: ast.Module) -> set[str]:

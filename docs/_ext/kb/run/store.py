@@ -1,9 +1,9 @@
 """kb.run.store: what one run of a snippet produced, kept as a plain file.
 
-1. A **record** (``Record``) is one JSON file per run of one snippet (``kb.run.runner`` makes them): exit
+1. A **record** (``Record``, built by ``record``) is one JSON file per run of one snippet: exit
    status, stdout, stderr, the figures (SVG with their place in stdout), the snippet line where an
-   exception escaped, seconds, whether it ran alone (timing snippets), the prelude its process
-   was forked after (``preloaded``, ``kb.run.preload``), and what it ran with
+   exception escaped, seconds, whether it ran alone (timing snippets), how it ran (``how``: a
+   fresh process, or one shared with other programs, ``kb.run.schedule``), and what it ran with
    (versions, devices, machine). It is named ``<section>/<name>-<key>.json`` in a records folder
    (``kb_records`` in ``conf.py``, ``_build/records/``).
 2. The **key** is a hash of everything that decides the result: the snippet's bytes, the
@@ -12,7 +12,7 @@
    (the backend), the Python version and the runner's version (``kb.run.process.RUNNER``). An
    unchanged snippet in an unchanged environment is never run again; an edited one re-runs alone.
    ``pinned_versions`` reads the pins of a requirements file, beside ``environment()``, for
-   whoever compares a machine with them (``tools/machine_report.py``, ``kb.floors``).
+   whoever compares a machine with them (``tools/machine/report.py``, ``kb.floors``).
 3. A record is written atomically (a temporary file, then a rename), so an interrupted build leaves
    whole records or none. A record that does not parse, lacks a field or whose key is not its
    file's is treated as absent (the snippet runs again). Only a good record is reused: a snippet
@@ -43,22 +43,16 @@ from pathlib import Path
 from typing import Any, Iterable, TypedDict
 
 from .noise import split
+from .platforms import PLUGINS, canonical
 from .process import RUNNER
 
 FORMAT = 1
 
 
-class Record(TypedDict):
-    """One run of one snippet (1 above), its fields in the order of its JSON file: the one place
-    that spells a record's shape (``kb.run.runner.run_one`` builds it, ``FIELDS`` reads it)."""
+class RunResult(TypedDict):
+    """What one run of a program produced, however it ran (a fresh process, ``kb.run.runner``, or a
+    shared one, ``kb.run.batch``): the fields every path fills."""
 
-    format: int  # FORMAT
-    key: str  # record_key(): what decides the result
-    snippet: str  # from the repository root: snippets/core/jit_x.py
-    lock: str  # environment()'s lock (the requirements' hash)
-    runner: str  # kb.run.process.RUNNER
-    backend: str  # environment()'s backend: the JAX plugins installed, or "cpu"
-    python: str
     returncode: int
     timed_out: bool
     seconds: float  # the timeout, if it timed out
@@ -67,12 +61,35 @@ class Record(TypedDict):
     figures: list[dict[str, Any]]  # each {"offset" in stdout, "svg", "text"} (kb/run/child.py)
     error_line: int | None  # the snippet's line where an exception escaped
     ran_with: dict[str, Any]  # versions, devices, machine (kb/run/child.py)
+
+
+class Record(RunResult):
+    """One run of one snippet (1 above): the one place that spells a record's shape (``record``
+    builds it, ``FIELDS`` reads it)."""
+
+    format: int  # FORMAT
+    key: str  # record_key(): what decides the result
+    snippet: str  # from the repository root: snippets/core/jit_x.py
+    lock: str  # environment()'s lock (the requirements' hash)
+    runner: str  # kb.run.process.RUNNER
+    backend: str  # environment()'s backend: the JAX plugins installed, or "cpu"
+    python: str
     alone: bool  # a timing snippet, run with nothing else running
-    preloaded: list[str]  # the prelude its process was forked after (kb.run.preload)
+    how: str  # HOW: "process" (a fresh one) or "batch" (a process shared with other programs, kb.run.batch)
+    first_try: str | None  # why its run in a shared process failed, when it then ran again in a fresh one
 
 
 FIELDS = tuple(Record.__annotations__)  # a record lacking one of these is treated as absent (3 above)
-PLUGINS = ("jax-cuda", "jax_cuda", "jax-rocm", "jax_rocm", "libtpu")
+HOW = ("process", "batch")
+# How a program ran on a machine, as its report says (tools/machine/report.py), in the order a tally names them.
+OUTCOMES = ("ok", "failed", "timed out", "fell back to the CPU", "versions differ", "not installed here")
+
+
+def record(item: Any, result: RunResult, *, how: str, alone: bool, first_try: str | None = None) -> Record:
+    """The record of ``item`` (a ``kb.run.runner.Job``) from one run's result, in this environment."""
+    env = environment()
+    return Record(**result, format=FORMAT, key=item.key, snippet=item.name, lock=env["lock"], runner=RUNNER,
+                  backend=env["backend"], python=env["python"], alone=alone, how=how, first_try=first_try)
 
 
 # --------------------------------------------------------------------------------------------
@@ -83,7 +100,7 @@ PLUGINS = ("jax-cuda", "jax_cuda", "jax-rocm", "jax_rocm", "libtpu")
 @lru_cache(maxsize=None)
 def pinned_versions(requirements: Path) -> dict[str, str]:
     r"""The pinned version of each package in a requirements file (lower-case names, ``-`` for
-    ``_``): what ``tools/machine_report.py`` compares a machine against and ``kb.floors`` calls the pin.
+    ``_``): what ``tools/machine/report.py`` compares a machine against and ``kb.floors`` calls the pin.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as d:
@@ -97,28 +114,6 @@ def pinned_versions(requirements: Path) -> dict[str, str]:
         if match:
             found[canonical(match[1])] = match[2]
     return found
-
-
-def canonical(name: str) -> str:
-    """A distribution's name as PEP 503 normalises it: the one spelling the pins, the records,
-    the machine reports and the canary compare.
-
-    >>> canonical("Orbax_Checkpoint"), canonical("zope.interface")
-    ('orbax-checkpoint', 'zope-interface')
-    """
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
-def machine_description(accelerators: Iterable[str] = ()) -> str:
-    """This machine as every report names it: system, architecture, CPU cores, then the accelerators.
-
-    >>> machine_description(["TPU v5 lite"]).count(", ")
-    2
-    """
-    import os
-    import platform
-
-    return ", ".join([f"{platform.system()} {platform.machine()}", f"{os.cpu_count()} CPU cores", *accelerators])
 
 
 @functools.lru_cache(maxsize=None)
@@ -145,7 +140,7 @@ def environment(prefix: str = sys.prefix) -> dict[str, str]:
     installed = _installed(tuple(sys.path))
     stamp = Path(prefix) / ".requirements.sha256"  # nox's stamp of the requirements it installed
     lock = stamp.read_text().strip() if stamp.is_file() else hashlib.sha256("\n".join(installed).encode()).hexdigest()
-    plugins = [name for name in installed if name.startswith(PLUGINS)]
+    plugins = [name for name in installed if canonical(name).startswith(PLUGINS)]
     return {"lock": lock, "backend": ",".join(plugins) or "cpu", "python": platform.python_version()}
 
 

@@ -1,4 +1,4 @@
-"""kb.backends: every snippet runs on the reader's hardware, and the build proves which backend it used.
+"""kb.expected_backend: every snippet runs on the reader's hardware, and the build proves which backend it used.
 
 1. **No platform pins.** A snippet never sets ``JAX_PLATFORMS`` (so a copied program runs on the
    reader's GPU or TPU), except where the CPU is its subject; then the line that sets it carries
@@ -29,6 +29,7 @@ from .run.snippet import MARKER, cpu_by_design, pins  # noqa: F401 (the grammar 
 
 logger = logging.getLogger(__name__)
 
+
 def started_backend(record: dict[str, Any]) -> str | None:
     """The JAX backend a record's program started, or None if it started none."""
     devices = (record.get("ran_with") or {}).get("devices") or []
@@ -55,7 +56,7 @@ def wrong_backend(record: dict[str, Any], source: str, expected: str) -> str | N
             f"device's memory; its stderr in the record says why.")
 
 
-def check(app, pages: dict[str, list[str]], records: dict[str, dict[str, Any]], root) -> None:
+def check(app, plan, records: dict[str, dict[str, Any]], root) -> None:
     """One error per page for each record that started another backend than the expected one."""
     expected = app.config.kb_expect_backend
     if not expected:
@@ -64,7 +65,7 @@ def check(app, pages: dict[str, list[str]], records: dict[str, dict[str, Any]], 
         reason = wrong_backend(record, (root / name).read_text(encoding="utf-8"), expected)
         if reason is None:
             continue
-        for page in (page for page, names in pages.items() if name in names):
+        for page in plan.pages_of(name):
             logger.error(f"page {page}: {reason}", location=page)
 
 

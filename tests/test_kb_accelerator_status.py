@@ -1,4 +1,4 @@
-"""kb.backend_status: how a TPU report renders, in each page's header box and on the status page.
+"""kb.accelerator_status: how a TPU report renders, in each page's header box and on the status page.
 
 Unit tests of the statuses on made-up reports, then fixture builds (tests/fixtures/good with a
 status page and a machine report written by the test): no report (no line, "none yet"), a fresh
@@ -14,11 +14,18 @@ import html
 import json
 import re
 
-from kb.backend_status import page_counts, result_text, snippet_status
+from kb.accelerator_status import STATUS, page_counts, result_text, snippet_status
 from kb.run.noise import BY_ID
+from kb.run.store import OUTCOMES
 
 SNIPPETS = ("figure.py", "jax_side.py", "torch_side.py")
 STATUS_PAGE = "# Backends\n\n```{kb-backends-table}\n```\n"
+
+
+def test_every_outcome_a_report_can_hold_has_a_status_word():
+    """The outcome words are defined once, in the run core (kb.run.store.OUTCOMES, which the machine
+    pass writes); the status page words each of them, and two more of its own."""
+    assert set(OUTCOMES) <= set(STATUS) and set(STATUS) - set(OUTCOMES) == {"changed since the run", "not run there"}
 
 
 def log(result):
@@ -62,7 +69,7 @@ def with_status_page(project):
 
 
 def tpu_report(project, *, outcomes: dict[str, tuple] | None = None, noise: bool = False) -> None:
-    """A machine report in the format of tools/machine_report.py: every fixture program ran on a
+    """A machine report in the format of tools/machine/report.py: every fixture program ran on a
     TPU v5e with jax 0.10.2; ``outcomes`` maps a program to (outcome, first error line, its line)."""
     outcomes = outcomes or {}
     snippets = []
@@ -81,7 +88,7 @@ def tpu_report(project, *, outcomes: dict[str, tuple] | None = None, noise: bool
     report = {"date": "2026-12-05T14:03:00+00:00", "machine": "Linux x86_64, 13 CPU cores, TPU v5 lite",
               "backends": ["tpu"], "python": "3.11.9", "installed": {"jax": "0.10.2", "jaxlib": "0.10.2"},
               "pinned": {"jax": "0.12.0.1"}, "differs_from_pins": {"jax": {"here": "0.10.2", "pinned": "0.12.0.1"}},
-              "pass": {"command": "python3 tools/machine_report.py --batch", "wall_seconds": 1234.5, "calls": 3},
+              "pass": {"command": "python3 tools/machine/report.py", "wall_seconds": 1234.5, "calls": 3},
               "noise": {"tpu-hugepages": {"source": BY_ID["tpu-hugepages"].source,
                                           "reason": BY_ID["tpu-hugepages"].reason}} if noise else {},
               "counts": counts, "snippets": snippets}
@@ -132,7 +139,7 @@ def test_no_report_then_a_fresh_one_then_an_edit(fixture_project, build_project,
     assert "TPU v5e, jax 0.10.2, 2026-12-05" in text(status) and "GPU: none yet." in text(status)
     assert "TPU: none yet." not in text(status)
     assert "Versions that differ from the pins: jax 0.10.2 (pinned 0.12.0.1)." in text(status)
-    assert "python3 tools/machine_report.py --batch" in text(status) and "20.6 min" in text(status)
+    assert "python3 tools/machine/report.py" in text(status) and "20.6 min" in text(status)
     assert status_row(status).count("3 of 3 programs ran") == 2  # this build, and the TPU
     zh = build_project(project, language="zh_CN")
     assert zh.returncode == 0, log(zh)

@@ -1,13 +1,18 @@
-"""Run every snippet on the machine this is on, and write one dated report of how each one ran.
+"""The machine pass: run every snippet on the machine this is on, and write one dated report of how each one ran.
 
-    python3 tools/machine_report.py [--workers N] [--timeout S] [--only GLOB] [--out DIR]
+    python3 tools/machine/report.py [--workers N] [--timeout S] [--only GLOB] [--out DIR]
+                                    [--state DIR] [--budget S] [--expect REPORT] [--merge REPORT]
 
 For an accelerator machine (a lent GPU box, a TPU VM): it needs only ``python3`` with the
 packages the snippets import (jax with its plugin, flax, optax, torch, ...), not nox, Sphinx or
-a network, and it uses the machine's own installed versions, whatever they are. Each snippet
-runs as the site's build runs it (``kb.run.runner``: a fresh process, an empty working directory,
-none of the ``JAX_*``/``XLA_*`` variables, deprecations as errors, no GPU memory preallocation
-so that ``--workers`` programs can share one GPU), the timing snippets alone after the others.
+a network. Each snippet runs as the site's build runs it, with the build's scheduler
+(``kb.run.schedule``: an empty working directory, none of the ``JAX_*``/``XLA_*`` variables,
+deprecations as errors, in processes shared with other programs where a program allows it) under
+this machine's device policy (``kb.run.platforms``: on a TPU one program holds the chip at a time,
+the programs that start no accelerator beside it), the timing snippets alone after the others.
+Finished runs are kept in ``--state`` (default ``_build/machine-pass``), so that a call cut off at a
+time limit loses nothing: run it again to go on, and ``--budget`` starts no program expected (from
+the seconds of ``--expect`` reports) to end after it.
 
 The report goes to ``DIR/<date>-<machine>-<backend>.json`` and a readable ``.md`` beside it
 (default ``reports/machines/``): the machine, its devices, the versions it found and how they
@@ -25,14 +30,11 @@ from __future__ import annotations
 import argparse
 import datetime
 import fnmatch
-import hashlib
-import importlib.util
 import json
 import os
 import platform
 import re
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -41,18 +43,16 @@ from typing import Callable, TYPE_CHECKING, TypedDict
 if TYPE_CHECKING:  # Python 3.11's; only read by a type checker (annotations are not evaluated here)
     from typing import NotRequired
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 # Run as a script by the machine's own Python, without the site's environment or conf.py (LAYOUT.md, "Imports").
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
-from kb.run.batch import ends_in_time, run_group  # noqa: E402 (the run core: standard library only)
-from kb.run.noise import BY_ID, split  # noqa: E402
-from kb.run.plan import page_loads, pages_of, snippet_digest  # noqa: E402
-from kb.run.policy import batch_group, lane  # noqa: E402
-from kb.run.process import RUNNER, WARNINGS_AS_ERRORS, reader_environment  # noqa: E402
-from kb.run.runner import Job, job, run_all, run_one  # noqa: E402
+from kb.run.noise import BY_ID, split  # noqa: E402 (the run core: standard library only)
+from kb.run.plan import Job, discover_pages, site_plan, snippet_digest  # noqa: E402
+from kb.run.platforms import PLATFORMS, current, machine_description  # noqa: E402
+from kb.run.schedule import run  # noqa: E402
 from kb.run.snippet import cpu_by_design, is_timing, pins_own_process, starts_jax  # noqa: E402
-from kb.run.store import environment, machine_description, pinned_versions, problem  # noqa: E402
+from kb.run.store import pinned_versions, problem  # noqa: E402
 
 TRACKED = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "torch", "numpy", "scipy", "transformers", "safetensors")
 
@@ -184,13 +184,13 @@ def reclassify(path: Path, controls: list[Path]) -> dict:
 class ReportRow(TypedDict):
     """One snippet's row of a report (``snippets``), its keys in the order of the JSON: the one place
     that spells a row's shape. ``_row`` builds it (a type checker holds its literal to this type,
-    ``tests/test_machine_report.py`` its keys and their order); ``kb.accelerator_runs`` and
-    ``kb.backend_status`` read it."""
+    ``tests/test_machine_pass.py`` its keys and their order); ``kb.accelerator_runs`` and
+    ``kb.accelerator_status`` read it."""
 
     snippet: str
     sha256: str  # of the program's bytes (kb.run.plan.snippet_digest)
     pages: list[str]
-    outcome: str  # ok, fell back to the CPU, not installed here, timed out, failed, versions differ
+    outcome: str  # one of kb.run.store.OUTCOMES
     error: str | None  # kb.run.store.problem
     error_line: int | None
     backend: str | None  # the backend the program started (None: it started none)
@@ -199,7 +199,7 @@ class ReportRow(TypedDict):
     packages: dict[str, str]  # the versions it imported
     seconds: float
     alone: bool
-    how: str  # process, alone, or batch (a shared process)
+    how: str  # kb.run.store.HOW: a fresh process, or one shared with other programs (batch)
     noise: list[str]  # the ids of the platform messages in its stderr (kb.run.noise)
     first_try: NotRequired[str]  # why its first run, in a shared process, failed (it then ran alone)
     stdout: str
@@ -208,7 +208,7 @@ class ReportRow(TypedDict):
     caveat: NotRequired[str]  # what is known, after the run, to be off in its output (added by hand, with the reason)
 
 
-def _row(record: dict, pages: list[str], differs, accelerator: bool, how: str) -> ReportRow:
+def _row(record: dict, pages: list[str], differs, accelerator: bool) -> ReportRow:
     ran = record.get("ran_with") or {}
     devices = ran.get("devices") or []
     path = ROOT / record["snippet"]
@@ -221,19 +221,12 @@ def _row(record: dict, pages: list[str], differs, accelerator: bool, how: str) -
             "device": devices[0]["kind"] if devices else None,
             "cpu_by_design": cpu_by_design(source),
             "packages": ran.get("packages", {}), "seconds": record["seconds"],
-            "alone": record.get("alone", False), "how": record.get("how", how), "noise": noise,
+            "alone": record.get("alone", False), "how": record["how"], "noise": noise,
             **({"first_try": record["first_try"]} if record.get("first_try") else {}),
             "stdout": record["stdout"],
             # The figures of a timing program, as SVG: kb.accelerator_runs shows them in the page's box.
             **({"figures": [f["svg"] for f in record["figures"]]}
                if record.get("figures") and is_timing(source) else {})}
-
-
-def _record(item: Job, result: dict, how: str, alone: bool) -> dict:
-    env = environment()
-    return {"format": 1, "key": item.key, "snippet": item.name, "lock": env["lock"], "runner": RUNNER,
-            "backend": env["backend"], "python": env["python"], "preloaded": [], "alone": alone, "how": how,
-            "sha256": snippet_digest(item.path), **result}
 
 
 def sitting_runs(state: Path) -> dict[str, dict]:
@@ -250,12 +243,6 @@ def sitting_runs(state: Path) -> dict[str, dict]:
     return done
 
 
-# What a fresh process costs on top of a program's own time where the device is exclusive (the
-# TPU v5e VM: start, import, open the chip; about 15 s there, 2026-12-06): added to the expected
-# seconds of a program that runs again alone.
-FRESH_PROCESS = 15.0
-
-
 def expected_seconds(reports: list[Path]) -> dict[str, float]:
     """Each snippet's expected seconds on this kind of machine, from earlier reports of it (the
     newest row wins): its time there, a fifth more and 5 s, so that a call starts no program it
@@ -269,108 +256,35 @@ def expected_seconds(reports: list[Path]) -> dict[str, float]:
     return expect
 
 
-def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, workers: int,
-               exclusive: bool, log=print, expect: dict[str, float] | None = None,
+def batch_pass(items: list[Job], state: Path, *, timeout: float, budget: float, workers: int, platform,
+               log=print, expect: dict[str, float] | None = None,
                kept: Callable[[dict[str, dict]], None] = lambda done: None) -> dict[str, dict]:
-    """Run every job under the device policy (``kb.run.policy``), resuming from ``state``; records by name.
+    """Run every job with the build's scheduler under ``platform``'s policy (``kb.run.schedule``),
+    resuming from ``state``; records by name.
 
-    Programs that start no accelerator run in a pool beside the device's lane; on an exclusive
-    device the others run one at a time, in shared processes by group (``kb.run.batch``) where
-    they can, each in its own process where they cannot; a program that fails in a shared process
-    runs again alone in a fresh one, and that run counts; timing programs run last, when nothing
-    else runs. A program recorded in ``state`` with the same bytes is not run again. No program
-    starts that is expected (``expect``: seconds by snippet name, none when unknown) to end after
-    ``budget`` seconds: a shorter one after it may still run, and the next call runs the rest.
-    ``kept`` hears the records so far after each one is kept (the sitting's clock, the report so far).
+    A program recorded in ``state`` with the same bytes is not run again. No program starts that is
+    expected (``expect``: seconds by snippet name, none when unknown) to end after ``budget``
+    seconds: a shorter one after it may still run, and the next call runs the rest. ``kept`` hears
+    the records so far after each one is kept (the sitting's clock, the report so far).
     """
-    deadline = time.time() + budget
-    expect = expect or {}
-
-    def fits(j: Job, extra: float = 0.0) -> bool:
-        return ends_in_time(expect.get(j.name, 0.0) + extra, deadline)
     state.mkdir(parents=True, exist_ok=True)
     done_path = state / "done.jsonl"
-    done = sitting_runs(state)
-    current = {i.name: i for i in items}
-    done = {n: r for n, r in done.items() if n in current and r.get("sha256") == snippet_digest(current[n].path)}
+    current_bytes = {i.name: snippet_digest(i.path) for i in items}
+    done = {n: r for n, r in sitting_runs(state).items() if r.get("sha256") == current_bytes.get(n)}
     lock = threading.Lock()
 
     def keep(record: dict) -> None:
+        record = {**record, "sha256": current_bytes[record["snippet"]]}
         with lock:
             done[record["snippet"]] = record
             with open(done_path, "a", encoding="utf-8") as out:
                 out.write(json.dumps(record) + "\n")
             kept(done)
         log(f"{record['snippet']}: {'ok' if problem(record) is None else problem(record)[:120]} "
-            f"({record['seconds']:.1f} s, {record.get('how')})")
+            f"({record['seconds']:.1f} s, {record['how']})")
 
-    todo = [i for i in items if i.name not in done]
-    texts = {i.name: i.path.read_text(encoding="utf-8") for i in todo}
-    side = [i for i in todo if not exclusive or lane(texts[i.name]) == "side"]
-    device = [i for i in todo if i not in side]
-    timing = [i for i in device if is_timing(texts[i.name])]
-    groups: dict[tuple, list[Job]] = {}
-    own: list[Job] = []
-    for i in device:
-        group = batch_group(texts[i.name])
-        if group is None:
-            own.append(i)
-        elif i not in timing:
-            groups.setdefault(group, []).append(i)
-    timing_groups: dict[tuple, list[Job]] = {}
-    for i in timing:
-        group = batch_group(texts[i.name])
-        if group is not None:
-            timing_groups.setdefault(group, []).append(i)
-
-    def side_lane(jobs: list[Job], alone: bool) -> None:
-        with tempfile.TemporaryDirectory(prefix="kb-side-") as folder:
-            run_all(jobs, Path(folder), timeout=timeout, workers=1 if alone else workers,
-                    done=lambda r: keep({**r, "how": "alone" if r["alone"] else "process", "sha256": snippet_digest(ROOT / r["snippet"])}))
-
-    side_now = [i for i in side if not is_timing(texts[i.name])]
-    side_timing = [i for i in side if is_timing(texts[i.name])]
-    thread = threading.Thread(target=side_lane, args=(side_now, False))
-    thread.start()
-
-    def in_groups(groups: dict[tuple, list[Job]], alone: bool) -> None:
-        for group, jobs in sorted(groups.items(), key=lambda g: -len(g[1])):
-            if not any(fits(j) for j in jobs if j.name not in done):
-                continue  # nothing of it is expected to end in time
-            env = {**reader_environment(), **dict(group)}
-            folder = state / ("group-" + hashlib.sha256(repr(group).encode()).hexdigest()[:8] + ("-alone" if alone else ""))
-            log(f"shared process {dict(group) or '(no settings)'}: {len(jobs)} programs")
-            records = run_group([{"path": str(j.path), "name": j.name, "expect": expect.get(j.name, 0.0)} for j in jobs],
-                                env, folder,
-                                timeout=timeout, deadline=deadline, flags=WARNINGS_AS_ERRORS,
-                                progress=lambda name, r: log(f"  {name}: {'ok' if problem(r) is None else problem(r)[:120]} "
-                                                             f"({r['seconds']:.1f} s, shared)"))
-            for j in jobs:
-                if j.name in records and j.name not in done:
-                    first = _record(j, records[j.name], "batch", alone)
-                    if problem(first) is None:
-                        keep(first)
-                    elif fits(j, FRESH_PROCESS):  # a failure counts only when it fails alone too
-                        again = _record(j, _cold(j), "process", True)
-                        again["first_try"] = problem(first)
-                        keep(again)
-
-    def _cold(j: Job) -> dict:
-        r = run_one(j, timeout, alone=True)
-        return {k: r[k] for k in ("returncode", "timed_out", "seconds", "stdout", "stderr", "figures", "error_line", "ran_with")}
-
-    in_groups(groups, alone=False)
-    for j in own:
-        if fits(j) and not is_timing(texts[j.name]):
-            keep(_record(j, _cold(j), "process", False))
-    thread.join()
-    in_groups(timing_groups, alone=True)
-    for j in own:
-        if fits(j) and is_timing(texts[j.name]) and j.name not in done:
-            keep(_record(j, _cold(j), "alone", True))
-    for j in side_timing:
-        if fits(j):
-            side_lane([j], True)
+    run([i for i in items if i.name not in done], timeout=timeout, workers=workers, platform=platform,
+        cost=expect, deadline=time.time() + budget, work=state, done=keep)
     return done
 
 
@@ -402,70 +316,68 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=600, help="seconds per snippet (default 600)")
     parser.add_argument("--only", default="*", help="globs of snippet names, comma-separated, e.g. 'performance/*,xla/*'")
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "machines")
-    parser.add_argument("--batch", action="store_true",
-                        help="the device policy: on a TPU one program holds the chip at a time, in shared processes "
-                             "where possible (kb.run.batch); resumable with --state and --budget")
     parser.add_argument("--state", type=Path, default=ROOT / "_build" / "machine-pass",
-                        help="with --batch: where finished runs are kept between calls (default _build/machine-pass)")
+                        help="where finished runs are kept between calls (default _build/machine-pass)")
     parser.add_argument("--budget", type=float, default=float("inf"),
-                        help="with --batch: start no program after this many seconds (none expected to end after "
-                             "them, with --expect); run again to go on")
+                        help="start no program after this many seconds (none expected to end after them, with "
+                             "--expect); run again to go on")
     parser.add_argument("--merge", type=Path, action="append", default=[],
-                        help="with --batch: a committed report of an earlier sitting on this kind of machine; its rows for "
+                        help="a committed report of an earlier sitting on this kind of machine; its rows for "
                              "programs unchanged since (same sha256) are kept, and only the others run")
     parser.add_argument("--expect", type=Path, action="append", default=[],
-                        help="with --batch: an earlier report of this kind of machine; its seconds are the expected "
+                        help="an earlier report of this kind of machine; its seconds are the expected "
                              "time of each program, and no program starts that is expected to end after --budget")
     parser.add_argument("--report-every", type=float, default=30.0, metavar="SECONDS",
-                        help="with --batch: write the report so far at most this often while the pass runs, so that a "
+                        help="write the report so far at most this often while the pass runs, so that a "
                              "call cut off at the device's time limit still leaves one (default 30)")
     parser.add_argument("--control", type=Path, action="append", default=[],
                         help="a report of the same programs on a CPU-only machine with the same Python and versions: "
                              "a failure it shows too (same bytes, same error) is 'versions differ'")
     parser.add_argument("--reclassify", type=Path, metavar="REPORT",
                         help="run nothing: apply --control (and the floor reports) to REPORT and write it again")
-    parser.add_argument("--exclusive", choices=("auto", "yes", "no"), default="auto",
-                        help="with --batch: whether one process at a time holds the device (auto: yes where libtpu is installed)")
+    parser.add_argument("--policy", choices=sorted(PLATFORMS), default=None,
+                        help="run under this platform's policy (kb.run.platforms; default: this machine's), e.g. "
+                             "tpu on a CPU to repeat a TPU pass's way of running programs")
     args = parser.parse_args(argv)
     if args.reclassify:
         report = reclassify(args.reclassify, args.control)
         print(f"{report['counts']}; report: {args.reclassify} and .md", file=sys.stderr)
         return 0
 
-    loads = page_loads(ROOT / "docs")
-    pages = pages_of(loads)
+    site = site_plan(ROOT / "docs", discover_pages(ROOT / "docs"))
+    pages = {name: site.pages_of(name) for name in site.jobs}
     names = sorted(n for n in pages if any(fnmatch.fnmatch(n.removeprefix("snippets/"), glob) for glob in args.only.split(",")))
     if not names:
         parser.error(f"no snippet matches {args.only!r}")
-    snippets = [ROOT / n for n in names]
     here, pinned = installed(), pinned_versions(ROOT / "requirements.txt")
     differs = {name: (v, pinned[name]) for name, v in here.items() if name in pinned and pinned[name] != v}
     started = datetime.datetime.now(datetime.timezone.utc)
-    jobs = [job(p, ROOT) for p in snippets]
+    jobs = [site.jobs[n] for n in names]
     kept: list[dict] = []
     sittings: list[dict] = []
     # The report covers the whole plan: --only chooses what runs in this call, and the earlier
     # sittings' rows of every unchanged program stay in it (a row of a changed program is dropped,
     # so that program is pending until it runs again).
     plan = sorted(pages)
-    current = {n: snippet_digest(ROOT / n) for n in plan}
+    digests = {n: snippet_digest(ROOT / n) for n in plan}
     for earlier in args.merge:
         report = json.loads(earlier.read_text(encoding="utf-8"))
         sittings += report.get("pass", {}).get("sittings", [])
         # A program that did not run there for want of a package runs again: this sitting may have it;
         # so does one whose output is known to be off (a caveat).
-        kept += [row for row in report["snippets"] if current.get(row["snippet"]) == row["sha256"]
+        kept += [row for row in report["snippets"] if digests.get(row["snippet"]) == row["sha256"]
                  and row["outcome"] != "not installed here" and not row.get("caveat")
                  and row["snippet"] not in {k["snippet"] for k in kept}]
     jobs = [j for j in jobs if j.name not in {row["snippet"] for row in kept}]
     distributions = _distributions()  # read once: the report is written every --report-every seconds
+    policy = PLATFORMS[args.policy] if args.policy else current()
 
     def write(records: list[dict], meta: dict | None) -> tuple[dict, Path]:
         """Write the report of ``records`` (this call's and this sitting's) and the merged rows."""
         started_at = datetime.datetime.fromisoformat(meta["started"]) if meta else started
         accelerator = any(((r.get("ran_with") or {}).get("devices") or [{}])[0].get("backend") not in (None, "cpu")
                           for r in records) or any(row["backend"] not in (None, "cpu") for row in kept)
-        rows = [_row(r, pages.get(r["snippet"], []), differs, accelerator, "process") for r in records]
+        rows = [_row(r, pages.get(r["snippet"], []), differs, accelerator) for r in records]
         rows = sorted(kept + rows, key=lambda r: r["snippet"])
         versions_differ(rows, here, controls=args.control, python=platform.python_version())
         backends = sorted({r["backend"] for r in rows if r["backend"]})
@@ -485,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
             # A merged report of an earlier call of this same sitting already holds it: keep one entry per
             # sitting, the latest (its calls and seconds include the earlier calls').
             others = [s for s in {s["started"]: s for s in sittings}.values() if s["started"] != this["started"]]
-            report["pass"] = {"command": "bash tools/tpu_pass.sh (python3 tools/machine_report.py --batch)",
+            report["pass"] = {"command": f"{policy.pass_command} (python3 tools/machine/report.py)",
                               "wall_seconds": round(sum(s["wall_seconds"] for s in others) + meta["wall_seconds"], 1),
                               "calls": sum(s["calls"] for s in others) + meta["calls"], "sittings": others + [this],
                               "pending": [n for n in plan if n not in {r["snippet"] for r in rows}]}
@@ -498,29 +410,21 @@ def main(argv: list[str] | None = None) -> int:
         return report, args.out / slug
 
     say = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
-    if args.batch:
-        exclusive = (importlib.util.find_spec("libtpu") is not None) if args.exclusive == "auto" else args.exclusive == "yes"
-        say(f"running {len(jobs)} snippets under the device policy (exclusive device: {exclusive}), "
-            f"state in {args.state}")
-        clock = SittingClock(args.state / "pass.json", started)
-        last = [time.perf_counter()]
+    say(f"running {len(jobs)} snippets under the {policy.label}'s policy (exclusive device: {policy.exclusive}), "
+        f"state in {args.state}")
+    clock = SittingClock(args.state / "pass.json", started)
+    last = [time.perf_counter()]
 
-        def on_kept(done: dict[str, dict]) -> None:
-            # The report so far, now and then: a call cut off at the device's limit keeps what it ran.
-            meta = clock.tick()
-            if time.perf_counter() - last[0] >= args.report_every:
-                last[0] = time.perf_counter()
-                write(list(done.values()), meta)
-
-        records = list(batch_pass(jobs, args.state, timeout=args.timeout, budget=args.budget,
-                                  workers=args.workers, exclusive=exclusive, log=say,
-                                  expect=expected_seconds(args.expect), kept=on_kept).values())
+    def on_kept(done: dict[str, dict]) -> None:
+        # The report so far, now and then: a call cut off at the device's limit keeps what it ran.
         meta = clock.tick()
-    else:
-        with tempfile.TemporaryDirectory() as folder:
-            records = run_all(jobs, Path(folder), timeout=args.timeout, workers=args.workers,
-                              done=lambda r: say(f"{r['snippet']}: {outcome(r, differs)}"))
-        meta = None
+        if time.perf_counter() - last[0] >= args.report_every:
+            last[0] = time.perf_counter()
+            write(list(done.values()), meta)
+
+    records = list(batch_pass(jobs, args.state, timeout=args.timeout, budget=args.budget, workers=args.workers,
+                              platform=policy, log=say, expect=expected_seconds(args.expect), kept=on_kept).values())
+    meta = clock.tick()
     report, path = write(records, meta)
     say(f"{report['counts']}; report: {path}.json and .md")
     return 0
@@ -553,7 +457,7 @@ def markdown(report: dict) -> str:
     if explained:
         lines += ["", "## What failed, and the CPU evidence", "",
                   "A failure is \"versions differ\" only where a CPU run with this machine's versions fails the "
-                  "same way (a control report or a floor report; `versions_differ` in `tools/machine_report.py`). "
+                  "same way (a control report or a floor report; `versions_differ` in `tools/machine/report.py`). "
                   "The others are this machine's: the accelerator, its sandbox, or the program.", ""]
         lines += [f"- `{row['snippet']}` ({row['outcome']}): {(row['error'] or '').strip()}"
                   + (f"; {row['cpu_evidence']}" if row.get("cpu_evidence") else "") for row in explained]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The TPU pass: every snippet on a TPU VM that has Python, JAX with libtpu and nothing else of ours.
 #
-#   bash tools/tpu_pass.sh [BUDGET_SECONDS]
+#   bash tools/machine/tpu_pass.sh [BUDGET_SECONDS]
 #
 # 1. Installs once (a marker file remembers it) what the snippets import beside JAX into a folder
 #    of its own, added at the END of PYTHONPATH so that the machine's own jax, jaxlib and libtpu
@@ -13,7 +13,7 @@
 #    is there, else the newest it has (the TPU VM of 2026-12-06 had 3.6.0 and 3.8.0, not 3.7.1; the
 #    report lists it under `distributions`). The Triton-interpreter programs need it, and its
 #    wheel, 190 MB, is too large to carry.
-# 2. Runs `python3 tools/machine_report.py --batch` (the device policy: one program holds the
+# 2. Runs `python3 tools/machine/report.py --policy tpu` (the TPU's policy: one program holds the
 #    chip at a time, in shared processes by group; the others beside it, KB_PASS_WORKERS at a time,
 #    default 4: each PyTorch program uses every core, so more would slow the device lane's
 #    compiles), starting no program expected to end after BUDGET_SECONDS (default: no limit; the
@@ -24,7 +24,7 @@
 #    so that a call the device cuts off still leaves one) and after every call, with
 #    the pending programs listed; the pass is complete when none is pending.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 BUDGET=${1:-inf}
 SITE=${KB_PASS_SITE:-/tmp/kb-pass-site}
 STATE=${KB_PASS_STATE:-_build/machine-pass}
@@ -73,4 +73,4 @@ print("python", platform.python_version(), "| glibc", platform.libc_ver()[1], "|
 # KB_PASS_EXPECT: reports whose seconds are the expected times (default the committed ones).
 expect=()
 for report in ${KB_PASS_EXPECT:-reports/machines/*.json}; do [ -f "$report" ] && expect+=(--expect "$report"); done
-exec python3 tools/machine_report.py --batch --exclusive yes ${KB_PASS_MERGE:+--merge "$KB_PASS_MERGE"} ${KB_PASS_ONLY:+--only "$KB_PASS_ONLY"} "${expect[@]}" --workers "${KB_PASS_WORKERS:-4}" --budget "$BUDGET" --timeout "${KB_PASS_TIMEOUT:-300}" --state "$STATE" --out "$OUT"
+exec python3 tools/machine/report.py --policy tpu ${KB_PASS_MERGE:+--merge "$KB_PASS_MERGE"} ${KB_PASS_ONLY:+--only "$KB_PASS_ONLY"} "${expect[@]}" --workers "${KB_PASS_WORKERS:-4}" --budget "$BUDGET" --timeout "${KB_PASS_TIMEOUT:-300}" --state "$STATE" --out "$OUT"

@@ -1,9 +1,9 @@
-"""kb.backend_status: every page says how its programs ran on each reported accelerator, and one page lists them all.
+"""kb.accelerator_status: every page says how its programs ran on each reported accelerator, and one page lists them all.
 
 1. The data are this build's records (``kb.run.store``: every program of every page ran, alone, in
    this build) and the accelerator machine reports in ``reports/machines/``
    (``kb_machine_reports``, read by ``kb.accelerator_runs.read_reports``; the format is that of
-   ``tools/machine_report.py``): per snippet its outcome there (ok, failed, timed out, fell back
+   ``tools/machine/report.py``): per snippet its outcome there (ok, failed, timed out, fell back
    to the CPU, versions differ, not installed here), its first error line and the line of the
    snippet it points at, and the sha256 of the program that ran.
 2. ``snippet_status(report, snippet, sha256)`` is one program's status in one report. It is the
@@ -40,8 +40,10 @@ from sphinx.util.docutils import SphinxDirective
 
 from .mode import shows_outputs
 from .accelerator_runs import accelerator_reports
-from .page import put_in_header, loaded_snippets
+from .page import loaded_snippets, put_in_header, records_folder, site_plan
 from .run.plan import snippet_digest
+from .run.platforms import PLATFORMS
+from .run.platforms import device_name as platform_device_name
 from .translations import _, format_nodes, separator
 
 STATUS_DOC = "reference/backends"
@@ -58,11 +60,9 @@ STATUS = {
     "changed since the run": _("changed since the run"),
     "not run there": _("not run there"),
 }
-# JAX's device_kind for the TPUs sold under another name (Cloud TPU's "v5e" reports "TPU v5 lite").
-DEVICE_NAMES = {"TPU v5 lite": "TPU v5e", "TPU v6 lite": "TPU v6e"}
-# The accelerator backends the status page names, with or without a report.
-ACCELERATORS = {"gpu": "GPU", "tpu": "TPU"}
-REPRODUCE = "python3 tools/machine_report.py --batch"
+# The accelerator backends the status page names, with or without a report (kb.run.platforms).
+ACCELERATORS = {name: row.label for name, row in PLATFORMS.items() if name != "cpu"}
+REPRODUCE = "python3 tools/machine/report.py"
 
 
 def snippet_status(report: dict[str, Any], snippet: str, sha256: str) -> tuple[str, dict[str, Any] | None]:
@@ -125,7 +125,7 @@ def device_name(report: dict[str, Any]) -> str:
     kinds = Counter(row.get("device") for row in report["rows"].values()
                     if row.get("backend") not in (None, "cpu") and row.get("device"))
     kind = kinds.most_common(1)[0][0] if kinds else report.get("machine", "?").split(",")[-1].strip()
-    return DEVICE_NAMES.get(kind, kind)
+    return platform_device_name(kind)
 
 
 def jax_version(report: dict[str, Any]) -> str:
@@ -215,23 +215,19 @@ class BackendsTable(SphinxDirective):
     """``{kb-backends-table}``: the backends, then every page against every backend."""
 
     def run(self) -> list[nodes.Node]:
-        from .cells import page_snippets
         from .provenance import describe_devices, summarise
         from .run.store import current_record_path, problem, read_record
 
         srcdir = Path(self.env.srcdir)
         root = srcdir.parent
-        pages = page_snippets(srcdir, (srcdir / self.config.kb_snippets_dir).resolve(),
-                              self.config.exclude_patterns, self.config.source_suffix)
-        records_dir = Path(srcdir, self.config.kb_records).resolve()
+        records_dir = records_folder(srcdir, self.config)
         reports = accelerator_reports(self.env)
         by_page: dict[str, dict[str, str]] = {}
         built: dict[str, dict[str, Any] | None] = {}
-        for docname, paths in sorted(pages.items()):
+        for docname, names in sorted(site_plan(srcdir, self.config).pages.items()):
             self.env.note_dependency(self.env.doc2path(docname))  # read again when a page or a program changes
-            names = [Path(p).relative_to(root).as_posix() for p in paths]
-            for path in paths:
-                self.env.note_dependency(path)
+            for name in names:
+                self.env.note_dependency(root / name)
             if not names:
                 continue
             by_page[docname] = current_snippets(root, names)
