@@ -16,6 +16,7 @@ def f(x):
 
 # torch 2.13 warns from its own internals here: forward mode calls the deprecated
 # torch.jit.script once, and linearize's graph rewrite warns too. Record them; raise none.
+# Runs in a fresh process: torch warns once per process, on forward mode's first run.
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     y, jvp_torch = torch.func.jvp(f, (torch.from_numpy(x0),), (torch.from_numpy(u),))

@@ -13,6 +13,7 @@ params = {"w": jnp.ones((64, 64)), "b": jnp.zeros(64)}
 with tempfile.TemporaryDirectory() as tmp:
     checkpointer = ocp.StandardCheckpointer()
     path = pathlib.Path(tmp) / "step_1"
+    # Runs in a fresh process: after earlier saves in the same process, the write may not have begun yet.
     checkpointer.save(path, params)  # returns before the files are final
     entries = sorted(os.listdir(tmp))  # one look: the background thread may finish at any moment
     print("right after save(), step_1 exists:", "step_1" in entries, "| entries:", entries)
