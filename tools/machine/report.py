@@ -51,7 +51,7 @@ from kb.run.noise import BY_ID, split  # noqa: E402 (the run core: standard libr
 from kb.run.plan import Job, discover_pages, site_plan, snippet_digest  # noqa: E402
 from kb.run.platforms import PLATFORMS, current, machine_description  # noqa: E402
 from kb.run.schedule import run  # noqa: E402
-from kb.run.snippet import cpu_by_design, is_timing, pins_own_process, starts_jax  # noqa: E402
+from kb.run.snippet import cpu_by_design, is_timing, opening_settings, pins_own_process, starts_jax  # noqa: E402
 from kb.run.store import pinned_versions, problem  # noqa: E402
 
 TRACKED = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "torch", "numpy", "scipy", "transformers", "safetensors")
@@ -86,6 +86,9 @@ def outcome(record: dict, differs: dict[str, tuple[str, str]], source: str = "",
     >>> cpu = ok | {"ran_with": {"devices": [{"backend": "cpu", "count": 1, "kind": "cpu"}]}}
     >>> outcome(cpu, {}, "import jax\\n", accelerator=True), outcome(cpu, {}, "import jax\\n")
     ('fell back to the CPU', 'ok')
+    >>> one_tpu = ok | {"ran_with": {"devices": [{"backend": "tpu", "count": 1, "kind": "TPU v5 lite"}]}}
+    >>> outcome(one_tpu, {}, 'import os\\nos.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")\\nimport jax\\n', True)
+    'emulated'
 
     "failed" stays "failed" whatever the versions: ``versions_differ`` turns it into "versions
     differ" only where the same program also fails on the CPU with this machine's versions.
@@ -96,12 +99,21 @@ def outcome(record: dict, differs: dict[str, tuple[str, str]], source: str = "",
         if (accelerator and devices and devices[0]["backend"] == "cpu" and starts_jax(source)
                 and not pins_own_process(source)):
             return "fell back to the CPU"
+        if devices and devices[0]["backend"] != "cpu" and devices[0]["count"] == 1 and emulates(source):
+            return "emulated"  # a program for several devices, on one accelerator: it used CPU devices
         return "ok"
     if "ModuleNotFoundError" in record.get("stderr", ""):
         return "not installed here"
     if record.get("timed_out"):
         return "timed out"
     return "failed"
+
+
+def emulates(source: str) -> bool:
+    """Whether a program asks for emulated CPU devices (``JAX_NUM_CPU_DEVICES`` in its opening
+    settings), for when the machine has one accelerator only (the pattern of CONTRIBUTING.md)."""
+    opening = opening_settings(source)
+    return bool(opening) and any(name == "JAX_NUM_CPU_DEVICES" for name, _ in opening[0]) and not cpu_by_design(source)
 
 
 def _shown(path: Path) -> str:

@@ -52,6 +52,7 @@ TABLE_CLASS = "kb-backends-table"
 # What each status is called, in the order a tally names them ("ok" is the count that ran).
 STATUS = {
     "ok": _("ok"),
+    "emulated": _("ran on emulated CPU devices"),
     "failed": _("failed"),
     "timed out": _("timed out"),
     "fell back to the CPU": _("fell back to the CPU"),
@@ -104,8 +105,11 @@ def result_text(counts: dict[str, int]) -> str:
     '14 of 14 programs ran'
     >>> result_text({"ok": 12, "versions differ": 1, "changed since the run": 1})
     '12 of 14 programs ran; 1 versions differ, 1 changed since the run'
+    >>> result_text({"ok": 12, "emulated": 5})
+    '17 of 17 programs ran; 5 ran on emulated CPU devices'
     """
-    ran = str(_("{ran} of {total} programs ran")).format(ran=counts.get("ok", 0), total=sum(counts.values()))
+    ran = str(_("{ran} of {total} programs ran")).format(ran=counts.get("ok", 0) + counts.get("emulated", 0),
+                                                        total=sum(counts.values()))
     others = [str(_("{count} {status}")).format(count=count, status=STATUS[status])
               for status, count in counts.items() if status != "ok"]
     if not others:
@@ -243,11 +247,13 @@ class BackendsTable(SphinxDirective):
         ran_with = [r["ran_with"] for r in built.values() if r and r.get("ran_with", {}).get("python")]
         item = nodes.paragraph()
         item += nodes.strong(text=str(_("This build")))
-        item += nodes.Text(str(_(" ({devices}, {date}): {ran} of {total} programs ran, each in a fresh process of its "
-                                 "own; every page shows what they printed.")).format(
+        item += nodes.Text(str(_(" ({devices}, {date}): {ran} of {total} programs ran, {shared} of them one after "
+                                 "another in processes shared with other programs, the others each in a fresh "
+                                 "process; every page shows what they printed.")).format(
             devices=describe_devices(summarise(ran_with)) if ran_with else "?",
             date=summarise(ran_with)["date"] if ran_with else "?",
-            ran=sum(1 for r in built.values() if r), total=len(built)))
+            ran=sum(1 for r in built.values() if r), total=len(built),
+            shared=sum(1 for r in built.values() if r and r.get("how") == "batch")))
         backends += nodes.list_item("", item)
         for report in reports:
             backends += self._report_item(report, every)

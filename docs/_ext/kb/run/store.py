@@ -82,7 +82,7 @@ class Record(RunResult):
 FIELDS = tuple(Record.__annotations__)  # a record lacking one of these is treated as absent (3 above)
 HOW = ("process", "batch")
 # How a program ran on a machine, as its report says (tools/machine/report.py), in the order a tally names them.
-OUTCOMES = ("ok", "failed", "timed out", "fell back to the CPU", "versions differ", "not installed here")
+OUTCOMES = ("ok", "emulated", "failed", "timed out", "fell back to the CPU", "versions differ", "not installed here")
 
 
 def record(item: Any, result: RunResult, *, how: str, alone: bool, first_try: str | None = None) -> Record:
