@@ -231,3 +231,48 @@ def test_a_call_with_only_keeps_the_merged_rows_of_every_unchanged_program(tmp_p
     assert missing in second["pass"]["pending"] and caveat in second["pass"]["pending"]  # both run again later
     assert len(second["pass"]["sittings"]) == 1 and second["pass"]["sittings"][0]["calls"] == 2
     assert second["pass"]["sittings"][0]["programs"] == 2  # both calls' programs, from the sitting's state
+
+
+def test_the_pinned_wheels_travel_in_pieces_and_every_byte_is_checked_at_the_far_end(tmp_path):
+    """tools/machine/wheels.py: packed here into pieces under a call's size limit, joined and checked
+    there; a piece cut short or a wheel that is not the packed one stops the install, naming why."""
+    import pytest
+
+    from tools.machine.wheels import pack, unpack
+
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    for name, size in (("a-1.0-py3-none-any.whl", 3000), ("b-2.0-py3-none-any.whl", 5000)):
+        (wheels / name).write_bytes(bytes(range(256)) * (size // 256))
+    out = tmp_path / "out"
+    out.mkdir()
+    manifest = pack(sorted(wheels.glob("*.whl")), out, {"python": "3.12"}, piece=4096)
+    assert len(manifest["pieces"]) >= 2 and all((out / p).stat().st_size <= 4096 for p in manifest["pieces"])
+    work = tmp_path / "work"
+    work.mkdir()
+    got = unpack(out, work)
+    assert [w.name for w in got] == sorted(manifest["wheels"]) and got[0].read_bytes() == (wheels / got[0].name).read_bytes()
+    last = out / manifest["pieces"][-1]
+    last.write_bytes(last.read_bytes()[:-10])  # a piece cut short on the way
+    (tmp_path / "work2").mkdir()
+    with pytest.raises(SystemExit, match="joined pieces are not the tar"):
+        unpack(out, tmp_path / "work2")
+    last.unlink()
+    with pytest.raises(SystemExit, match="pieces not received yet: pinned.tar"):
+        unpack(out, work)
+
+
+def test_a_program_whose_package_the_machine_lacks_is_named_and_not_run(tmp_path, monkeypatch):
+    """On a TPU VM's Python 3.12 there is no torch (wheels.py says why): its programs are rows of
+    their own, 'not installed here' with the package named, and cost the pass nothing."""
+    import importlib.util
+
+    from tools.machine import report
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(report.importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a))
+    assert report.main(["--only", "start/pt_forward_loss_torch.py", "--state", str(tmp_path / "state"),
+                        "--out", str(tmp_path / "out")]) == 0
+    (row,) = json.loads(next((tmp_path / "out").glob("*.json")).read_text())["snippets"]
+    assert row["outcome"] == "not installed here" and row["how"] == "not run" and row["seconds"] == 0
+    assert "No module named 'torch'" in row["error"]

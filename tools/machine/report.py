@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import fnmatch
+import importlib.util
 import json
 import os
 import platform
@@ -51,8 +52,8 @@ from kb.run.noise import BY_ID, split  # noqa: E402 (the run core: standard libr
 from kb.run.plan import Job, discover_pages, site_plan, snippet_digest  # noqa: E402
 from kb.run.platforms import PLATFORMS, current, machine_description  # noqa: E402
 from kb.run.schedule import run  # noqa: E402
-from kb.run.snippet import cpu_by_design, is_timing, opening_settings, pins_own_process, starts_jax  # noqa: E402
-from kb.run.store import pinned_versions, problem  # noqa: E402
+from kb.run.snippet import cpu_by_design, imports, is_timing, opening_settings, pins_own_process, starts_jax  # noqa: E402
+from kb.run.store import pinned_versions, problem, record  # noqa: E402
 
 TRACKED = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "torch", "numpy", "scipy", "transformers", "safetensors")
 
@@ -434,8 +435,18 @@ def main(argv: list[str] | None = None) -> int:
             last[0] = time.perf_counter()
             write(list(done.values()), meta)
 
-    records = list(batch_pass(jobs, args.state, timeout=args.timeout, budget=args.budget, workers=args.workers,
-                              platform=policy, log=say, expect=expected_seconds(args.expect), kept=on_kept).values())
+    # A program that imports a package this machine lacks (torch on a TPU VM's Python 3.12) is not
+    # run: its row says which package, as its own run would (ModuleNotFoundError), at no cost.
+    lacking = {j.name: sorted(m for m in imports(j.path.read_text(encoding="utf-8"))
+                              if m not in sys.stdlib_module_names and importlib.util.find_spec(m) is None) for j in jobs}
+    unrun = [record(j, {"returncode": 1, "timed_out": False, "seconds": 0.0, "stdout": "", "figures": [],
+                        "stderr": f"ModuleNotFoundError: No module named {lacking[j.name][0]!r} (not run: this machine "
+                                  "lacks it)", "error_line": None, "ran_with": {}}, how="not run", alone=False)
+             for j in jobs if lacking[j.name]]
+    records = list(batch_pass([j for j in jobs if not lacking[j.name]], args.state, timeout=args.timeout,
+                              budget=args.budget, workers=args.workers, platform=policy, log=say,
+                              expect=expected_seconds(args.expect), kept=on_kept).values())
+    records += [{**r, "sha256": snippet_digest(ROOT / r["snippet"])} for r in unrun]
     meta = clock.tick()
     report, path = write(records, meta)
     say(f"{report['counts']}; report: {path}.json and .md")

@@ -119,6 +119,18 @@ def opening_settings(source: str) -> tuple[tuple[tuple[str, str], ...], int] | N
     return tuple(settings), end
 
 
+def imports(source: str) -> set[str]:
+    """The top-level packages a program imports anywhere in its text (not its children's strings).
+
+    >>> sorted(imports("import os, jax.numpy as jnp\\nfrom flax import nnx\\nfrom . import x\\n"))
+    ['flax', 'jax', 'os']
+    """
+    try:
+        return _top_imports(ast.parse(source))
+    except SyntaxError:
+        return set()
+
+
 def _top_imports(tree: ast.Module) -> set[str]:
     found = set()
     for node in ast.walk(tree):

@@ -75,12 +75,12 @@ class Record(RunResult):
     backend: str  # environment()'s backend: the JAX plugins installed, or "cpu"
     python: str
     alone: bool  # a timing snippet, run with nothing else running
-    how: str  # HOW: "process" (a fresh one) or "batch" (a process shared with other programs, kb.run.batch)
+    how: str  # HOW: "process" (a fresh one), "batch" (a process shared with other programs, kb.run.batch)
     first_try: str | None  # why its run in a shared process failed, when it then ran again in a fresh one
 
 
 FIELDS = tuple(Record.__annotations__)  # a record lacking one of these is treated as absent (3 above)
-HOW = ("process", "batch")
+HOW = ("process", "batch", "not run")  # "not run": a machine pass found a package it imports missing
 # How a program ran on a machine, as its report says (tools/machine/report.py), in the order a tally names them.
 OUTCOMES = ("ok", "emulated", "failed", "timed out", "fell back to the CPU", "versions differ", "not installed here")
 
