@@ -563,7 +563,9 @@ def test_a_reported_gpu_run_of_a_timing_snippet_is_shown_beside_it_and_only_whil
     assert "On another machine (Linux x86_64, 16 CPU cores, NVIDIA H200; backend gpu; jax 0.11.2, not the pinned " \
            "0.12.0.1; 2026-12-02), the same program printed:" in en, en
     assert "6 in 0.01 ms on the H200" in en and "6 in 0.01 ms on the H200" in zh
-    assert "同一个程序在另一台机器上" in zh and "本站固定的版本是 0.12.0.1" in zh
+    # The machine from its parts, in Chinese (kb.machines), never the report's English (review 2026-12c, C1).
+    assert "机器：NVIDIA H200，x86_64 Linux，16 核 CPU；后端：gpu；版本：jax 0.11.2（本站固定版本为 0.12.0.1）" in zh, zh
+    assert "CPU cores" not in zh and "Linux x86_64" not in zh
     assert en.count("kb-accelerator-run") == 1  # beside its own cell only: torch_side prints no timings
 
     snippet.write_text(snippet.read_text() + "# edited: the report ran another program\n")

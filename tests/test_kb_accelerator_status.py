@@ -143,8 +143,13 @@ def test_no_report_then_a_fresh_one_then_an_edit(fixture_project, build_project,
     assert status_row(status).count("3 of 3 programs ran") == 2  # this build, and the TPU
     zh = build_project(project, language="zh_CN")
     assert zh.returncode == 0, log(zh)
-    assert header_lines(page(tmp_path, "zh_CN")) == ["TPU v5e，jax 0.10.2，2026-12-05：3 个程序中 3 个运行通过"]
-    assert "GPU：暂无。" in text(page(tmp_path, "zh_CN", "reference/backends"))
+    assert header_lines(page(tmp_path, "zh_CN")) == ["TPU v5e，jax 0.10.2，2026-12-05：3 个程序全部运行通过"]
+    status = text(page(tmp_path, "zh_CN", "reference/backends"))
+    assert "GPU：暂无。" in status
+    # The machine and the versions worded in Chinese, without brackets inside brackets (review 2026-12c, C3, C4).
+    assert "TPU v5e，jax 0.10.2，2026-12-05（TPU v5e，x86_64 Linux，13 核 CPU；Python 3.11.9）" in status, status
+    assert "与本站固定版本不同的包：jax 0.10.2（本站固定版本为 0.12.0.1）。" in status, status
+    assert "CPU cores" not in status and "TPU v5 lite" not in status
 
     snippet = project / "snippets" / "sec" / "jax_side.py"
     snippet.write_text(snippet.read_text(encoding="utf-8") + "# edited after the TPU pass\n", encoding="utf-8")
@@ -177,7 +182,7 @@ def test_a_failing_program_and_platform_noise(fixture_project, build_project, tm
     zh = build_project(project, language="zh_CN")
     assert zh.returncode == 0, log(zh)
     assert header_lines(page(tmp_path, "zh_CN")) == [
-        "TPU v5e，jax 0.10.2，2026-12-05：3 个程序中 1 个运行通过；1 个失败，1 个版本不同"]
+        "TPU v5e，jax 0.10.2，2026-12-05：3 个程序中 1 个运行通过；1 个失败，1 个因版本不同而失败"]
     status = text(page(tmp_path, "zh_CN", "reference/backends"))
     assert "2 个程序记录到平台噪声 tpu-hugepages，不算失败。" in status and "虚拟机的内核设置" in status
     assert BY_ID["tpu-hugepages"].reason not in status

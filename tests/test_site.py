@@ -18,10 +18,11 @@ import pytest
 
 from kb.page import HEADER_CLASS
 from kb.run.snippet import starts_jax
-from tools.catalogs import (catalogs, english_interface_words, figure_word_problems, heading_glosses, site_figure_words,
-                            untranslated_figure_words)
+from tools.catalogs import (catalogs, english_generated_strings, english_interface_words, figure_word_problems,
+                            generated_english, heading_glosses, site_figure_words, untranslated_figure_words)
 from tools.site import (DOCS, LANGUAGES, LOCALES, SNIPPETS, TRANSLATIONS, broken_internal_links, built_pages,
-                        languages_where, page_figures, source_pages)
+                        languages_where, page_figures, reader_text, source_pages)
+from tools.zh_style import built_page_problems
 
 CELL_RE = re.compile(r'<div class="cell_input[^"]*">.*?<pre>(.*?)</pre>', re.S)
 TAG_RE = re.compile(r"<[^>]+>")
@@ -141,6 +142,34 @@ def test_interface_strings_are_translated(site, language):
         text = " ".join(html.unescape(TAG_RE.sub(" ", prose)).split())
         problems += [f"{page.relative_to(site)}: {p!r}" for p in sorted(pieces) if p in text]
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", CJK_TRANSLATIONS)
+def test_no_english_machine_or_status_in_translated_pages(site, language):
+    """kb words a machine and a run's status in the page's language (kb.machines, kb.accelerator_status,
+    kb.po), never in a machine report's English: no "13 CPU cores", "Linux x86_64" or "TPU v5 lite",
+    no "versions differ" or "failed" in the text of a translated page or of its Markdown, outside
+    code and outputs (tools.catalogs.generated_english; the native review 2026-12c, C1 to C4)."""
+    strings = english_generated_strings()
+    assert {"CPU cores", "versions differ", "not run there"} <= set(strings), strings
+    problems, read = [], 0
+    for page in built_pages(site, language):
+        for path, markdown in ((page, False), (page.with_suffix(".md"), True)):
+            if path.is_file():
+                read += 1
+                text = reader_text(path.read_text(encoding="utf-8"), markdown=markdown)
+                problems += [f"{path.relative_to(site)}: {word!r}" for word in generated_english(text, strings)]
+    assert read > 100, f"only {read} pages read"
+    assert not problems, "English of a machine report or a status on a translated page:\n" + "\n".join(problems[:40])
+
+
+@pytest.mark.parametrize("language", CHINESE_TRANSLATIONS)
+def test_generated_text_reads_as_chinese(site, language):
+    """What kb writes into a Chinese page from kb.po's templates (the header box's lines, the box
+    beside a timing cell's output, the status page, the floors table) has full-width punctuation,
+    no brackets inside brackets and no English word of a template (tools.zh_style.generated_problems)."""
+    problems = built_page_problems(site, (language,))
+    assert not problems, "\n".join(problems[:40])
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

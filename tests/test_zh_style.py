@@ -17,9 +17,9 @@ import pytest
 
 from tools.glossary import Term
 from tools.site import DOCS, LOCALES, ROOT
-from tools.zh_style import (catalogue_problems, halfwidth_quotes, heading_problems, interface_problems, long_sentences,
-                            page_catalogues, percent_spaces, pinned_problems, quote_spaces, taiwan_problems,
-                            unglossed_terms, word_problems)
+from tools.zh_style import (catalogue_problems, generated_classes, generated_lines, generated_problems, halfwidth_quotes,
+                            heading_problems, interface_problems, long_sentences, page_catalogues, percent_spaces,
+                            pinned_problems, quote_spaces, taiwan_problems, unglossed_terms, word_problems)
 
 CATALOGUES = page_catalogues()
 SITE_THEME_WORDS = LOCALES / "zh_CN" / "LC_MESSAGES" / "sphinx.po"  # kb.theme_words
@@ -57,6 +57,25 @@ def test_the_checks_fail_on_broken_examples():
     # Not prose: a heading or a table cell is never glossed, so nothing asks for a gloss there.
     assert unglossed_terms(broken[-1:], terms, skip={"Autotuning times kernels."}) == []
     assert len(interface_problems("作者： JAX 知识库作者 复制成功!")) == 2
+
+
+def test_the_check_of_generated_text_fails_on_the_lines_of_review_2026_12c():
+    """The built pages' generated lines (tests/test_site.py runs the check on the built site): the
+    TPU box's label and a header line as the review of 2026-12c found them (C1, C2), then as kb
+    words them now, from kb.po."""
+    from kb.accelerator_runs import ACCELERATOR_RUN_CLASS
+
+    broken = ('<div class="kb-accelerator-run"><p>同一个程序在另一台机器上（Linux x86_64, 13 CPU cores, TPU v5 lite；后端 tpu；'
+              'jax 0.10.2（本站固定的版本是 0.12.0.1）；2026-12-06）打印的结果：</p><pre>1.0 ms</pre></div>')
+    mended = ('<div class="kb-accelerator-run"><p>同一个程序在另一台机器上打印的结果如下。机器：TPU v5e，x86_64 Linux，13 核 CPU；'
+              '后端：tpu；版本：jax 0.10.2（本站固定版本为 0.12.0.1）；日期：2026-12-06。</p><pre>1.0 ms, 2 (x)</pre></div>')
+    assert ACCELERATOR_RUN_CLASS in generated_classes()
+    [line] = generated_lines(broken, generated_classes())
+    found = " | ".join(generated_problems(line))
+    assert "half-width ','" in found and "brackets inside brackets" in found and "English 'cores'" in found, found
+    assert [generated_problems(line) for line in generated_lines(mended, generated_classes())] == [[]]
+    header = '<div class="kb-header"><p><strong>TPU v5e，jax 0.10.2</strong>：<a>4 个程序中 0 个运行通过；3 个 versions differ</a></p></div>'
+    assert "English 'versions' in a Chinese line" in " | ".join(generated_problems(generated_lines(header, ("kb-header",))[0]))
 
 
 def test_every_page_catalogue_is_checked():

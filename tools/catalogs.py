@@ -11,7 +11,9 @@
   Chinese label per quantity), for the translations whose ``glossary`` in ``kb_languages`` is
   ``chinese``; ``english_interface_words`` and ``heading_glosses``, which take Latin words for
   English, for the translations whose ``script`` is ``cjk`` (``tests/test_site.py`` picks them
-  with ``tools.site.languages_where``).
+  with ``tools.site.languages_where``); so does ``generated_english``: the English of a machine
+  report or a run's status (“13 CPU cores”, “versions differ”) that kb must word in the page's
+  language and never quote (``kb.machines``, ``kb.accelerator_status``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .site import LOCALES, SOURCE_LANGUAGE, TRANSLATIONS, built_pages, page_figures  # first: importing conf makes docs/_ext/kb importable
+from .site import LOCALES, ROOT, SOURCE_LANGUAGE, TRANSLATIONS, built_pages, page_figures  # first: importing conf makes docs/_ext/kb importable
 
 from kb.translations import catalogue_path, interface_messages  # noqa: E402
 
@@ -308,6 +310,49 @@ def english_interface_words(page_html: str, names: set[str] = INTERFACE_NAMES) -
 
     Reader(convert_charrefs=True).feed(rest)
     return list(dict.fromkeys(found))
+
+
+def english_generated_strings(reports: Path = ROOT / "reports" / "machines") -> list[str]:
+    """The English that kb's generated strings must never bring into a translated page: each status
+    of a run (``kb.accelerator_status.STATUS``, its English), and each machine as the machine reports
+    and this build name it: the report's whole string, its system and architecture (“Linux x86_64”),
+    “CPU cores”, and each device kind that pages call by another name (“TPU v5 lite”, a TPU v5e).
+
+    >>> words = english_generated_strings()
+    >>> {"versions differ", "ok", "CPU cores", "TPU v5 lite"} <= set(words)
+    True
+    """
+    import json
+    import platform
+
+    from kb.accelerator_status import STATUS
+    from kb.run.platforms import PLATFORMS, machine_description, machine_parts
+
+    words = [getattr(status, "_message", None) or str(status) for status in STATUS.values()]  # the msgid, not a translation
+    machines = [machine_description()]
+    for path in sorted(reports.rglob("*.json")):
+        try:
+            machines.append(json.loads(path.read_text(encoding="utf-8"))["machine"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue  # not a machine report (kb.accelerator_runs fails the build on one that is)
+    for machine in machines:
+        parts = machine_parts(machine)
+        words += [machine, f"{parts.system} {parts.arch}".strip()]
+    words += ["CPU cores", f"{platform.system()} {platform.machine()}"]
+    words += [kind for row in PLATFORMS.values() for kind, _name in row.device_names]
+    return list(dict.fromkeys(word for word in words if word))
+
+
+def generated_english(text: str, strings: list[str]) -> list[str]:
+    """Which of ``strings`` a translated page's text shows, each as whole words, case kept; an
+    English message quoted “…” in the page's language is the message, not a status.
+
+    >>> generated_english("1 个失败，3 个 versions differ；Linux x86_64，13 CPU cores；“jax.pure_callback failed”；hook",
+    ...                   ["versions differ", "failed", "ok", "CPU cores", "Linux x86_64"])
+    ['versions differ', 'CPU cores', 'Linux x86_64']
+    """
+    text = re.sub(r"“[^“”]*”", " ", text)
+    return [word for word in strings if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text)]
 
 
 GLOSS_RE = re.compile(r"（([^（）\u3400-\u9fff]*[A-Za-z][^（）\u3400-\u9fff]*)）")

@@ -229,10 +229,17 @@ def named_pairs(english_text: str, terms: list[Term]) -> list[tuple[Term, str, s
     return found
 
 
-def cell_and_see_also_glosses(page_html: str) -> list[str]:
-    """Table cells and See-also lines of a built page that carry a 中文（English） gloss.
+# A unit in full-width brackets after its quantity, 内存带宽（GB/s）, 每步耗时（ms）: TRANSLATING.md's
+# convention for figures and table headers, not an English gloss.
+UNIT_RE = re.compile(r"（(?:[kKMGTPµun]i?)?(?:B|FLOPs?|FLOP|s|Hz)(?:/s)?）")
 
-    >>> cell_and_see_also_glosses('<article><table><tr><td>分片（sharding）</td><td><code>P</code>（x）</td></tr></table>'
+
+def cell_and_see_also_glosses(page_html: str) -> list[str]:
+    """Table cells and See-also lines of a built page that carry a 中文（English） gloss (a unit,
+    （TFLOP/s）, is not one).
+
+    >>> cell_and_see_also_glosses('<article><table><tr><td>分片（sharding）</td><td><code>P</code>（x）</td>'
+    ...     '<td>稠密峰值（TFLOP/s）</td><td>内存带宽（GB/s）</td></tr></table>'
     ...     '<section id="see-also"><h2>另请参阅</h2><ul><li><p>设备网格（mesh）</p></li></ul></section></article>')
     ['cell: 分片（sharding）', 'see also: 设备网格（mesh）']
     """
@@ -244,7 +251,7 @@ def cell_and_see_also_glosses(page_html: str) -> list[str]:
             for part in parts:
                 part = re.sub(r"<code\b.*?</code>", "", part, flags=re.S)
                 text = " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", part)).split())
-                if GLOSS_RE.search(text):
+                if GLOSS_RE.search(UNIT_RE.sub("", text)):
                     found.append(f"{kind}: {text}")
     return found
 

@@ -5,8 +5,9 @@
   those with a value of a field the checks branch on, such as ``script``).
 - ``sphinx_command``: the sphinx-build command line for every build (nox sessions, fixture builds,
   the benchmark, the gettext extraction).
-- ``source_pages`` (as Sphinx finds them), ``built_pages`` (the reader's pages of a build) and
-  ``page_figures`` (the images a built page shows).
+- ``source_pages`` (as Sphinx finds them), ``built_pages`` (the reader's pages of a build),
+  ``page_figures`` (the images a built page shows) and ``reader_text`` (what a reader reads on a
+  built page or its Markdown, outside code and outputs).
 - ``broken_internal_links``: relative links and anchors in a built site that lead nowhere.
 """
 
@@ -98,6 +99,30 @@ def page_figures(page: Path) -> list[Path]:
     text = page.read_text(encoding="utf-8")
     return [(page.parent / html.unescape(src)).resolve()
             for src in re.findall(r'<img [^>]*src="([^"]*_images/[^"]+)"', text)]
+
+
+def reader_text(page: str, markdown: bool = False, code: str = " ") -> str:
+    """The text a reader reads on a built page (HTML, or its Markdown with ``markdown``), outside
+    code: blocks of code and outputs, code spans, scripts and styles become ``code``, tags, anchors
+    and link targets go, entities are decoded and whitespace is one space.
+
+    >>> reader_text('<p>设备：<strong>CPU</strong> ×1<code>jax.jit</code></p><p>ok</p><pre>13 CPU cores</pre><script>x</script>')
+    '设备：CPU ×1 ok'
+    >>> reader_text('<a id="x"></a>\\n\\n**TPU**：[见 `f`](a.md#b)\\n\\n```text\\nok\\n```\\n', markdown=True)
+    '**TPU**：[见 ]'
+    """
+    import html
+    import re
+
+    if markdown:
+        text = re.sub(r"^(`{3,}|~{3,}).*?^\1[ \t]*$", code, page, flags=re.S | re.M)
+        text = re.sub(r"(`+).+?\1", code, text)
+        text = re.sub(r"\]\([^)]*\)", "]", text)
+        text = re.sub(r"<a id=\"[^\"]*\"></a>", " ", text)
+        return " ".join(text.split())
+    text = re.sub(r"<(pre|code|script|style|template)\b.*?</\1>", code, page, flags=re.S | re.I)
+    text = re.sub(r"</?(a|span|strong|em|b|i|abbr|sup|sub)\b[^>]*>", "", text, flags=re.I)  # inside a line
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", text)).split())
 
 
 class _Collector(HTMLParser):

@@ -16,14 +16,22 @@ catalogues can be checked and a regression is caught by ``tests/test_zh_style.py
 - ``unglossed_terms``: a ``gloss: yes`` term a page uses but never glosses 中文（English）;
 - ``long_sentences``: sentences of more than ``LONG`` characters (as a reader sees them: code included, spaces and link targets not);
 - ``rates``: 它/它们, standalone 一个, 被 and glosses per 1,000 CJK characters, and how many times
-  a page repeats the "as the snippet asserts" aside.
+  a page repeats the "as the snippet asserts" aside;
+- ``generated_problems``: the text our extension writes into a built page (the header box's lines,
+  the box beside a timing cell's output, the status page's list and table, the floors table: kb.po's
+  templates filled with machines, counts and statuses), which no catalogue holds as a reader sees it:
+  half-width punctuation and brackets, brackets inside brackets, a space next to full-width
+  punctuation, Taiwan usage and English words of the templates (“cores”, “pinned”, “backend”).
+  ``python -m tools.zh_style --built`` lists them for the built site, ``tests/test_site.py`` holds
+  them at zero.
 
 These are rules of written (mainland, simplified) Chinese, not of a script: they apply to the page
 catalogues of the translations whose glossary column (``glossary`` in ``kb_languages``) is ``chinese``,
 ``LANGUAGES`` (today zh_CN), and to no other language, CJK or not; a language of its own brings its
 own rules.
 
-Run ``python -m tools.zh_style [catalogue.po ...]`` for a table (default: every page catalogue).
+Run ``python -m tools.zh_style [catalogue.po ...]`` for a table (default: every page catalogue),
+``python -m tools.zh_style --built`` for the generated text of the built Chinese pages.
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .glossary import CODE_RE, EXCEPTION_RE, Term, glossed_term, glosses, load, named_pairs
-from .site import DOCS, LOCALES, ROOT, languages_where
+from .site import DOCS, HTML, LOCALES, ROOT, built_pages, languages_where
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 # Code and roles as the glossary checks see them, and link targets and addresses besides.
@@ -462,7 +470,134 @@ def report(paths: list[Path]) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":
+# --- The text our extension writes into the built pages ---------------------------------------------
+
+
+def generated_classes() -> tuple[str, ...]:
+    """The HTML classes of what kb writes into a page from kb.po's templates and the build's data."""
+    from kb.accelerator_runs import ACCELERATOR_RUN_CLASS
+    from kb.accelerator_status import TABLE_CLASS
+    from kb.page import HEADER_CLASS
+
+    return (HEADER_CLASS, ACCELERATOR_RUN_CLASS, "kb-backends", TABLE_CLASS, "kb-floors-table")
+
+
+def generated_lines(page_html: str, classes: tuple[str, ...]) -> list[str]:
+    """Each paragraph, list item or table cell inside an element of ``classes``, as a reader reads
+    it, with each code span or block (a file name, an error, the output) as one ``\\x00``.
+
+    >>> generated_lines('<div class="kb-header x"><p><strong>TPU v5e</strong>：<a href="#">1 个失败</a></p>'
+    ...                 '<p>设备：<code>a</code><code>b</code></p></div><p>不是生成的</p><pre>x</pre>', ("kb-header",))
+    ['TPU v5e：1 个失败', '设备：\\x00\\x00']
+    """
+    from html.parser import HTMLParser
+
+    blocks, void = {"p", "li", "td", "th", "div", "dt", "dd", "caption", "table", "ul", "ol"}, {"br", "img", "hr", "col", "wbr", "input"}
+    lines: list[str] = []
+
+    class Reader(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.open, self.inside, self.code, self.text = [], 0, 0, []
+
+        def flush(self):
+            line = " ".join("".join(self.text).split())
+            self.text = []
+            if line.strip("\x00 "):
+                lines.append(line)
+
+        def handle_starttag(self, tag, attrs):
+            if tag in void:
+                return
+            mine = bool(set((dict(attrs).get("class") or "").split()) & set(classes))
+            self.open.append((tag, mine))
+            self.inside += mine
+            if self.inside and tag in blocks:
+                self.flush()
+            if tag in ("code", "pre"):
+                if self.inside and not self.code:
+                    self.text.append("\x00")
+                self.code += 1
+
+        def handle_endtag(self, tag):
+            while self.open:
+                name, mine = self.open.pop()
+                self.code -= name in ("code", "pre")
+                if self.inside and name in blocks:
+                    self.flush()
+                self.inside -= mine
+                if name == tag:
+                    break
+
+        def handle_data(self, data):
+            if self.inside and not self.code:
+                self.text.append(data)
+
+    Reader().feed(page_html)
+    return lines
+
+
+@functools.lru_cache(maxsize=1)
+def template_words() -> frozenset[str]:
+    """The English words of kb's interface templates that no Chinese translation of them keeps
+    (“cores”, “pinned”, “backend”, “ok”): names that stay (jax, Python, CPU) are in both."""
+    import polib
+
+    from kb.translations import catalogue_path, interface_messages
+
+    def words(text: str) -> set[str]:
+        return {w.lower() for w in re.findall(r"[A-Za-z]{2,}", re.sub(r"\{[^}]*\}", " ", text))}
+
+    kept = {w for e in polib.pofile(str(catalogue_path("zh_CN"))) for w in words(e.msgstr)}
+    return frozenset(w for msgid in interface_messages() for w in words(msgid) - kept)
+
+
+def generated_problems(line: str) -> list[str]:
+    """What a line that kb generated into a Chinese page must not show.
+
+    >>> for p in generated_problems("同一个程序在另一台机器上（Linux x86_64, 13 CPU cores；jax 0.10.2（本站固定版本为 0.12.0.1））"):
+    ...     print(p)
+    half-width ',' in a Chinese line: 同一个程序在另一台机器上（Linux x86_64, 13 CPU cores；jax 0.10.2（本站固定版本为 0.12.0.1））
+    brackets inside brackets: 同一个程序在另一台机器上（Linux x86_64, 13 CPU cores；jax 0.10.2（本站固定版本为 0.12.0.1））
+    English 'cores' in a Chinese line: 同一个程序在另一台机器上（Linux x86_64, 13 CPU cores；jax 0.10.2（本站固定版本为 0.12.0.1））
+    >>> generated_problems("机器：TPU v5e，x86_64 Linux，13 核 CPU；版本：jax 0.10.2（本站固定版本为 0.12.0.1）；因版本不同而失败：\\x00 \\x00")
+    []
+    >>> generated_problems("Executed at build time with Python 3.12.1, on CPU ×1 (Linux x86_64, 2 cores)")  # not Chinese
+    []
+    """
+    if not CJK.search(line):
+        return []
+    shown = line.replace("\x00", "`…`")
+    prose = line.replace("\x00", "\u2026")
+    found = [f"{problem} in a generated line" for problem in interface_problems(prose)
+             if not problem.startswith("half-width")]
+    found += [f"half-width {mark!r} in a Chinese line: {shown}" for mark in dict.fromkeys(re.findall(r"[,;:()!?]", prose))]
+    depth = deepest = 0
+    for mark in re.findall(r"[（）]", prose):
+        depth = max(depth + (1 if mark == "（" else -1), 0)
+        deepest = max(deepest, depth)
+    if deepest > 1:
+        found.append(f"brackets inside brackets: {shown}")
+    words = (w.lower() for w in re.findall(r"[A-Za-z][\w.+-]*", prose) if not re.search(r"[_.\d]", w))  # not a file name
+    found += [f"English {word!r} in a Chinese line: {shown}" for word in dict.fromkeys(words) if word in template_words()]
+    return found
+
+
+def built_page_problems(site: Path = HTML, languages: tuple[str, ...] = LANGUAGES) -> list[str]:
+    """``generated_problems`` of every built page of ``languages`` (the Chinese ones), by page."""
+    classes = generated_classes()
+    problems = []
+    for language in languages:
+        for page in built_pages(site, language):
+            for line in generated_lines(page.read_text(encoding="utf-8"), classes):
+                problems += [f"{page.relative_to(site)}: {problem}" for problem in generated_problems(line)]
+    return problems
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--built"]:
+    problems = built_page_problems()
+    print("\n".join(problems) or f"generated text of the built pages ({', '.join(LANGUAGES)}): no problem")
+elif __name__ == "__main__":
     paths = [Path(p).resolve() for p in sys.argv[1:]] or page_catalogues()
     print(report(paths))
     for path in paths:

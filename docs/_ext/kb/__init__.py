@@ -102,8 +102,9 @@ What a reader of the two-language site meets:
 - ``kb.search_zh``: Chinese search (jieba, a glossary dictionary, the query splitter).
 - ``kb.api_links``: API names in prose link to the official reference.
 
-Shared helpers: ``kb.page`` (the header box, code cells, the pages of a source tree) and
-``kb.glossary`` (the glossary's one reader).
+Shared helpers: ``kb.page`` (the header box, code cells, the pages of a source tree),
+``kb.glossary`` (the glossary's one reader) and ``kb.machines`` (a machine as a report or a record
+names it, worded from its parts in the build's language).
 """
 
 from __future__ import annotations

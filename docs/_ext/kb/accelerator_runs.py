@@ -7,7 +7,8 @@
 2. When a page is read, each cell whose snippet prints timings (``kb.run.snippet.TIMINGS``)
    gets, after its own output, what the same program printed on each reported accelerator
    machine: a box labelled with the machine, its device, the jax version it used (and how its
-   versions differ from the site's pins) and the date, worded in the build's language. Only a run that passed and
+   versions differ from the site's pins) and the date, worded in the build's language (the
+   machine from its parts, ``kb.machines``, never the report's English). Only a run that passed and
    ran exactly the program the page shows (the same sha256) is shown: after an edit to the
    snippet its old accelerator figures go away until a new report is committed. A program that
    starts JAX only in child processes (``kb.run.snippet.starts_jax_in_children``: its own process
@@ -45,6 +46,7 @@ from docutils import nodes
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
 
+from .machines import machine_text
 from .mode import shows_outputs
 from .page import cell_options, code_cells
 from .run.plan import snippet_digest
@@ -110,6 +112,8 @@ def label(report: dict[str, Any], row: dict[str, Any]) -> str:
     ...        "differs_from_pins": {"jax": {"here": "0.11.2", "pinned": "0.12.0.1"}}}
     >>> label(rep, {"backend": "gpu", "packages": {"jax": "0.11.2"}})
     'On another machine (Linux x86_64, 16 CPU cores, NVIDIA H200; backend gpu; jax 0.11.2, not the pinned 0.12.0.1; 2026-12-02), the same program printed:'
+
+    The machine is worded from its parts (``kb.machines``), never quoted from the report.
     """
     packages, backend = row.get("packages", {}), row["backend"]
     if backend is None:  # JAX ran in the program's child processes, with the machine's versions
@@ -121,7 +125,7 @@ def label(report: dict[str, Any], row: dict[str, Any]) -> str:
                                if name in report.get("differs_from_pins", {}) else "")
         for name, version in packages.items() if name in ("jax", "jaxlib", "torch"))
     return str(_("On another machine ({machine}; backend {backend}; {versions}; {date}), the same program printed:")).format(
-        machine=report["machine"], backend=backend, versions=versions, date=report["date"][:10])
+        machine=machine_text(report["machine"]), backend=backend, versions=versions, date=report["date"][:10])
 
 
 def shown_runs(app, cell: nodes.Element) -> list[tuple[dict[str, Any], dict[str, Any]]]:

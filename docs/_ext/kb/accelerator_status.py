@@ -13,7 +13,8 @@
 3. The header box (``kb.page.put_in_header``) gets one line per accelerator report, after the
    provenance and floors lines: "TPU v5e, jax 0.10.2, 2026-12-05: 12 of 14 programs ran; 1 failed,
    1 changed since the run" (the report's device, its jax, its date; only what did not pass is
-   named), worded in the build's language and linked to the page's row of the status page
+   named), worded in the build's language (statuses, counts and the machine from the interface
+   catalogue, ``kb.machines``; never a report's English) and linked to the page's row of the status page
    (``STATUS_DOC``) when the project has one. Without an accelerator report nothing is added.
 4. ``{kb-backends-table}`` (on ``reference/backends``) lists the backends (this build, each
    report with its machine, versions that differ from the pins, the pass's command and device
@@ -38,12 +39,14 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.util.docutils import SphinxDirective
 
-from .mode import shows_outputs
 from .accelerator_runs import accelerator_reports
+from .machines import machine_text
+from .mode import shows_outputs
 from .page import loaded_snippets, put_in_header, records_folder, site_plan
 from .run.plan import snippet_digest
 from .run.platforms import PLATFORMS
 from .run.platforms import device_name as platform_device_name
+from .run.platforms import machine_parts
 from .translations import _, format_nodes, separator
 
 STATUS_DOC = "reference/backends"
@@ -107,9 +110,16 @@ def result_text(counts: dict[str, int]) -> str:
     '12 of 14 programs ran; 1 versions differ, 1 changed since the run'
     >>> result_text({"ok": 12, "emulated": 5})
     '17 of 17 programs ran; 5 ran on emulated CPU devices'
+    >>> result_text({"failed": 1, "versions differ": 3})
+    '0 of 4 programs ran; 1 failed, 3 versions differ'
+
+    None and all have templates of their own, the same words in English: Chinese says 均未 and 全部
+    there (4 个程序均未运行通过), not "0 of 4" (review 2026-12c, C2).
     """
-    ran = str(_("{ran} of {total} programs ran")).format(ran=counts.get("ok", 0) + counts.get("emulated", 0),
-                                                        total=sum(counts.values()))
+    ran, total = counts.get("ok", 0) + counts.get("emulated", 0), sum(counts.values())
+    template = (_("0 of {total} programs ran") if ran == 0 else _("{total} of {total} programs ran") if ran == total
+                else _("{ran} of {total} programs ran"))
+    ran = str(template).format(ran=ran, total=total)
     others = [str(_("{count} {status}")).format(count=count, status=STATUS[status])
               for status, count in counts.items() if status != "ok"]
     if not others:
@@ -128,7 +138,8 @@ def device_name(report: dict[str, Any]) -> str:
     """
     kinds = Counter(row.get("device") for row in report["rows"].values()
                     if row.get("backend") not in (None, "cpu") and row.get("device"))
-    kind = kinds.most_common(1)[0][0] if kinds else report.get("machine", "?").split(",")[-1].strip()
+    named = machine_parts(report.get("machine", "?")).devices
+    kind = kinds.most_common(1)[0][0] if kinds else named[-1] if named else "?"
     return platform_device_name(kind)
 
 
@@ -292,7 +303,7 @@ class BackendsTable(SphinxDirective):
         para = nodes.paragraph()
         para += nodes.strong(text=report_title(report))
         para += nodes.Text(str(_(" ({machine}, Python {python}): {result}.")).format(
-            machine=report.get("machine", "?"), python=report.get("python", "?"),
+            machine=machine_text(report.get("machine", "?")), python=report.get("python", "?"),
             result=result_text(page_counts(report, every))))
         differs = report.get("differs_from_pins", {})
         if differs:

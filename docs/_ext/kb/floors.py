@@ -237,13 +237,14 @@ class FloorsTable(SphinxDirective):
             link += xref("doc", f"/{docname}", nodes.literal(text=docname), self.env.docname)
             runs = nodes.paragraph("", "", *release_links(floors))
             fails = nodes.paragraph()
+            between = separator(_("{failure} {next_failure}"))
             for package, found in floors.items():
                 below = found["below"]
                 if below is None:
                     continue
                 if len(fails.children):
-                    fails += nodes.Text(" ")
-                fails += nodes.Text(f"{package} {below['version']}: ")
+                    fails += nodes.Text(between)
+                fails += nodes.Text(str(_("{package} {version}: ")).format(package=package, version=below["version"]))
                 fails += nodes.literal(text=below["drift"] or below["error"] or "?")
                 where = Path(below["snippet"]).name
                 code = failing_line(root / below["snippet"], below.get("line")) if not below["drift"] else None

@@ -18,9 +18,11 @@ from typing import Any
 
 from docutils import nodes
 
+from .machines import machine_text
 from .mode import shows_outputs
 from .page import loaded_snippets, put_in_header, records_folder
 from .run.child import PACKAGES  # the packages each run records (kb/run/child.py), in the order the box names them
+from .run.platforms import device_name
 from .run.store import current_record_path, read_record
 from .translations import _, separator
 
@@ -56,13 +58,19 @@ def describe_devices(summary: dict[str, Any]) -> str:
     'CPU ×1, ×8 (emulated; Linux x86_64, 2 cores)'
     >>> describe_devices(base | {"devices": [("gpu", "NVIDIA H200", [1])], "cpu_count": 16})
     'NVIDIA H200 ×1 (Linux x86_64, 16 cores)'
+    >>> describe_devices(base | {"devices": [("tpu", "TPU v5 lite", [1])], "cpu_count": 13})
+    'TPU v5e ×1 (Linux x86_64, 13 cores)'
     >>> describe_devices(base | {"devices": []})
     'Linux x86_64, 2 cores'
+
+    The machine is worded from its parts (``kb.machines``), a device by the name pages use for it.
     """
-    where = {"machine": summary["machine"], "cores": summary["cpu_count"]}
+    where = {"machine": machine_text(summary["machine"]), "cores": summary["cpu_count"]}
+    between = separator(_("{count}, {next_count}"))
     parts = []
     for backend, kind, counts in summary["devices"]:
-        count = ", ".join(f"×{c}" for c in counts)
+        count = between.join(f"×{c}" for c in counts)
+        kind = device_name(kind)
         if backend == "cpu":
             emulated = str(_("emulated; ")) if max(counts) > 1 else ""
             parts.append(str(_("CPU {counts} ({emulated}{machine}, {cores} cores)")).format(

@@ -26,6 +26,8 @@ Adding a platform is one row (and its start-up messages in ``kb.run.noise``), pl
 
 ``machine_description`` and ``canonical`` are the other machine facts that the build, the canary,
 the precision check and the machine pass share: how a machine is named, how a distribution is named.
+``machine_parts`` reads a description back into its parts, so that the pages word a machine in the
+reader's language (``kb.machines``) instead of quoting the English of a report.
 
 Why our own code: these are the facts of this project's runs (which device may be shared, what
 its pass costs); JAX names its platforms but states none of them.
@@ -109,3 +111,30 @@ def machine_description(accelerators: Iterable[str] = ()) -> str:
     2
     """
     return ", ".join([f"{platform.system()} {platform.machine()}", f"{os.cpu_count()} CPU cores", *accelerators])
+
+
+class Machine(NamedTuple):
+    system: str
+    arch: str
+    cores: int | None
+    devices: tuple[str, ...]
+
+
+def machine_parts(description: str) -> Machine:
+    """A machine as ``machine_description`` wrote it (a report's ``machine``), or as a record names
+    it (``kb.run.child``: system and architecture only), read back into its parts.
+
+    >>> machine_parts("Linux x86_64, 13 CPU cores, TPU v5 lite")
+    Machine(system='Linux', arch='x86_64', cores=13, devices=('TPU v5 lite',))
+    >>> machine_parts("Linux x86_64"), machine_parts("Darwin arm64, None CPU cores").cores
+    (Machine(system='Linux', arch='x86_64', cores=None, devices=()), None)
+    >>> machine_parts(machine_description(["TPU v5 lite"])).devices
+    ('TPU v5 lite',)
+    """
+    first, *rest = [part.strip() for part in description.split(",")]
+    system, _, arch = first.partition(" ")
+    cores = None
+    if rest and re.fullmatch(r"(\d+|None) CPU cores", rest[0]):
+        count = rest.pop(0).split()[0]
+        cores = int(count) if count.isdigit() else None
+    return Machine(system, arch.strip(), cores, tuple(part for part in rest if part))
