@@ -30,7 +30,7 @@ def test_provenance_in_english():
     en = provenance.provenance_paragraph(SUMMARY, 3.25, 2, 0).astext()
     assert en.startswith("Executed at build time with Python 3.12.1, jax 0.12.0.1, flax 0.12.12")
     assert "CPU ×1, ×8 (emulated; Linux x86_64, 2 cores)" in en and "3.2 s" in en
-    assert "each of its 2 programs ran in a fresh process of its own" in en and "timings" not in en
+    assert "its 2 programs ran, 0 of them in processes shared with other programs" in en and "timings" not in en
     assert "nothing else running" in provenance.provenance_paragraph(SUMMARY, 3.25, 2, 1).astext()
 
 

@@ -6,9 +6,10 @@
 2. When a page is read, the records of its cells (``load`` in each cell's metadata, the snippet
    named from the repository root) are summed up in one line in the page's header box
    (``kb.page.put_in_header``), worded in the build's language (``kb.translations``): the
-   packages, the devices (``CPU ×1, ×8`` when some programs emulate eight devices), that each
-   program ran in a fresh process of its own, how long they took, the date of the newest run and, on a
-   page with timing snippets, that those ran with nothing else running.
+   packages, the devices (``CPU ×1, ×8`` when some programs emulate eight devices), how many
+   programs ran and how (each as its own program, most of them one after another in a process shared
+   with other programs, ``kb.run.schedule``), how long they took, the date of the newest run and, on
+   a page with timing snippets, that those ran with nothing else running.
 """
 
 from __future__ import annotations
@@ -80,23 +81,24 @@ def describe_devices(summary: dict[str, Any]) -> str:
     return separator(_("{devices}, {next_devices}")).join(parts) or str(_("{machine}, {cores} cores")).format(**where)
 
 
-def provenance_paragraph(summary: dict[str, Any], seconds: float, programs: int, alone: int) -> nodes.paragraph:
+def provenance_paragraph(summary: dict[str, Any], seconds: float, programs: int, alone: int,
+                         shared: int = 0) -> nodes.paragraph:
     """The provenance line, in the build's language.
 
     >>> s = {"python": "3.12.1", "packages": {"jax": "0.12.0.1", "flax": "0.12.12"}, "date": "2026-11-29",
     ...      "devices": [("cpu", "cpu", [8])], "machine": "Linux x86_64", "cpu_count": 2}
-    >>> provenance_paragraph(s, 3.25, 2, 1).astext()  # doctest: +NORMALIZE_WHITESPACE
+    >>> provenance_paragraph(s, 3.25, 2, 1, shared=2).astext()  # doctest: +NORMALIZE_WHITESPACE
     'Executed at build time with Python 3.12.1, jax 0.12.0.1, flax 0.12.12, on CPU ×8 (emulated;
-     Linux x86_64, 2 cores); each of its 2 programs ran in a fresh process of its own, 3.2 s in
-     all, and those that print timings ran with nothing else running; built 2026-11-29.'
+     Linux x86_64, 2 cores); its 2 programs ran, 2 of them in processes shared with other programs,
+     3.2 s in all, and those that print timings ran with nothing else running; built 2026-11-29.'
     >>> provenance_paragraph(s | {"packages": {}, "devices": []}, 1.0, 1, 0).astext()  # doctest: +NORMALIZE_WHITESPACE
-    'Executed at build time with Python 3.12.1, on Linux x86_64, 2 cores; each of its 1 programs ran in a
-     fresh process of its own, 1.0 s in all; built 2026-11-29.'
+    'Executed at build time with Python 3.12.1, on Linux x86_64, 2 cores; its 1 programs ran, 0 of them
+     in processes shared with other programs, 1.0 s in all; built 2026-11-29.'
     """
     between = separator(_("{package}, {next_package}"))
     packages = between.join(f"{name} {version}" for name, version in summary["packages"].items())
-    took = str(_("; each of its {programs} programs ran in a fresh process of its own, {seconds:.1f} s in all")).format(
-        programs=programs, seconds=seconds)
+    took = str(_("; its {programs} programs ran, {shared} of them in processes shared with other programs, "
+                 "{seconds:.1f} s in all")).format(programs=programs, shared=shared, seconds=seconds)
     if alone:
         took += str(_(", and those that print timings ran with nothing else running"))
     # A page whose programs import no package of PACKAGES in their own process (they start JAX
@@ -140,7 +142,8 @@ def add_provenance(app, doctree: nodes.document) -> None:
         return
     summary = summarise([r["ran_with"] for r in records if r.get("ran_with", {}).get("python")] or [{}])
     seconds = sum(r["seconds"] for r in records)
-    put_in_header(doctree, "ran-with", provenance_paragraph(summary, seconds, len(records), sum(r["alone"] for r in records)))
+    put_in_header(doctree, "ran-with", provenance_paragraph(summary, seconds, len(records), sum(r["alone"] for r in records),
+                                                            sum(r.get("how") == "batch" for r in records)))
 
 
 def setup(app):
