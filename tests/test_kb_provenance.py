@@ -37,5 +37,5 @@ def test_provenance_in_english():
 def test_provenance_in_chinese(chinese):
     zh = provenance.provenance_paragraph(SUMMARY, 3.25, 2, 1).astext()
     assert zh.startswith("本页构建时的运行环境：Python 3.12.1、jax 0.12.0.1、flax 0.12.12；")
-    assert "CPU ×1, ×8（模拟设备；Linux x86_64，2 核）" in zh and "共耗时 3.2 秒" in zh
+    assert "CPU ×1、×8（模拟设备；x86_64 Linux，2 核）" in zh and "共耗时 3.2 秒" in zh
     assert "没有其他程序同时运行" in zh
