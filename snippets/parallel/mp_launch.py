@@ -31,7 +31,7 @@ print("global devices by process:",
       {p: [d.id for d in jax.devices() if d.process_index == p] for p in range(2)})
 assert jax.local_devices() == [d for d in jax.devices() if d.process_index == me]
 
-mesh = jax.make_mesh((len(devices),), ("data",))  # one mesh over the devices of both processes
+mesh = jax.make_mesh((8,), ("data",))  # one mesh over the devices of both processes
 rows = np.arange(16.0).reshape(8, 2)[4 * me: 4 * me + 4]  # this process loads its 4 rows
 x = jax.make_array_from_process_local_data(NamedSharding(mesh, P("data")), rows)
 print("local rows", rows[:, 0].tolist(), "-> global array", x.shape,
