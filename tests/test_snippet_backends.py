@@ -14,8 +14,10 @@ from kb.expected_backend import MARKER, cpu_by_design, pins  # noqa: E402 (tools
 from kb.run.plan import FRONT_MATTER_RE, scan_code_cells  # noqa: E402
 
 SNIPPET_FILES = sorted(SNIPPETS.rglob("*.py"))
-# The multi-device pattern (CONTRIBUTING.md, DETAILS.md): accelerators when there are enough, else emulated CPU devices.
-PATTERN = re.compile(r"devices = jax\.devices\(\)\[:(\d+)\] if jax\.device_count\(\) >= \1 else jax\.devices\(\"cpu\"\)\[:\1\]")
+# The multi-device pattern (CONTRIBUTING.md, DETAILS.md): the first 8, 4 or 2 accelerators, else the emulated CPU
+# devices that the program asked for (its JAX_NUM_CPU_DEVICES).
+PATTERN = re.compile(r'devices = next\(\(jax\.devices\(\)\[:k\] for k in \(8, 4, 2\) if jax\.device_count\(\) >= k\), '
+                     r'jax\.devices\("cpu"\)\[:(\d+)\]\)')
 
 
 def _id(path):
@@ -201,18 +203,60 @@ def test_the_cpu_by_design_check_fails_a_page_that_does_not_say_it(tmp_path):
 
 MULTI_DEVICE = [p for p in SNIPPET_FILES if "JAX_NUM_CPU_DEVICES" in p.read_text()
                 and not any(r for _, _, r in pins(p.read_text()))]
+EMULATED = re.compile(r'os\.environ\.setdefault\("JAX_NUM_CPU_DEVICES", "(\d+)"\)')
+MESH_SHAPE = re.compile(r"jax\.make_mesh\(\(\s*(\d+)\s*,\s*(\d*)\s*\)")
+
+
+def multi_device_problems(text: str) -> list[str]:
+    """What a program for several devices does against the project's pattern (CONTRIBUTING.md, 'Devices
+    and backends'): it takes the first 8, 4 or 2 accelerators and falls back to the emulated CPU devices it
+    asked for only with fewer than 2; it prints which; and no mesh or slice assumes 8 accelerators."""
+    match, emulated = PATTERN.search(text), EMULATED.search(text)
+    problems = []
+    if not match:
+        problems.append("pick the devices with the project's pattern")
+    elif not emulated or match.group(1) != emulated.group(1):
+        problems.append("fall back to as many CPU devices as JAX_NUM_CPU_DEVICES asks for")
+    rest = text.replace(match.group(0), "") if match else text
+    if re.search(r"jax\.devices\(\)\[:\d", rest):
+        problems.append("take the accelerators only through the pattern (no jax.devices()[:8] of its own)")
+    if not re.search(r"print\(.*devices\[0\]\.platform", text):
+        problems.append("print which devices it used")
+    if not all("devices=" in call for call in re.findall(r"jax\.make_mesh\([^\n]*", text)):
+        problems.append("name its devices in every jax.make_mesh call (devices=devices)")
+    if any(int(a) * int(b or 1) == 8 for a, b in MESH_SHAPE.findall(text)):
+        problems.append("derive the mesh shape from len(devices): 8 devices is one case of 8, 4 or 2")
+    return problems
 
 
 @pytest.mark.parametrize("path", MULTI_DEVICE, ids=_id)
 def test_a_multi_device_program_uses_the_one_pattern(path):
-    """It asks for emulated CPU devices, then takes the accelerators if there are enough of them
-    and the CPU devices otherwise, and prints which it used."""
-    text = path.read_text()
-    match = PATTERN.search(text)
-    assert match, f"{path}: pick the devices with the project's pattern (CONTRIBUTING.md, 'Devices and backends')"
-    assert re.search(r"print\(.*devices\[0\]\.platform", text), f"{path}: print which devices it used"
-    assert "jax.make_mesh(" not in text or all("devices=" in call for call in re.findall(r"jax\.make_mesh\([^\n]*", text)), (
-        f"{path}: every jax.make_mesh call names its devices (devices=devices)")
+    """It asks for emulated CPU devices, then takes the first 8, 4 or 2 accelerators, or the CPU devices
+    when the machine has fewer than 2, prints which it used, and shapes its meshes from their number."""
+    problems = multi_device_problems(path.read_text())
+    assert not problems, f"{path} (CONTRIBUTING.md, 'Devices and backends'): " + "; ".join(problems)
+
+
+def test_the_pattern_check_fails_a_program_that_assumes_8_accelerators():
+    """The check itself: the project's pattern passes; 8 accelerators or nothing (the old pattern), a bare
+    slice of the accelerators, a mesh of 8 written out, or a fallback of another size fails."""
+    head = 'import os\nos.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")\nimport jax\n'
+    pattern = 'devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])\n'
+    tail = 'print(f"{len(devices)} devices: {devices[0].platform}")\n'
+    mesh = 'mesh = jax.make_mesh((2, len(devices) // 2), ("x", "y"), devices=devices)\n'
+    assert multi_device_problems(head + pattern + tail + mesh) == []
+    assert multi_device_problems(head + "devices = jax.devices()[:8]\n" + tail + mesh) == [
+        "pick the devices with the project's pattern",
+        "take the accelerators only through the pattern (no jax.devices()[:8] of its own)"]
+    old = 'devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]\n'
+    assert multi_device_problems(head + old + tail + mesh)[0] == "pick the devices with the project's pattern"
+    assert multi_device_problems(head + pattern + tail + "other = jax.devices()[:8]\n" + mesh) == [
+        "take the accelerators only through the pattern (no jax.devices()[:8] of its own)"]
+    eight = 'mesh = jax.make_mesh((2, 4), ("x", "y"), devices=devices)\n'
+    assert multi_device_problems(head + pattern + tail + eight) == [
+        "derive the mesh shape from len(devices): 8 devices is one case of 8, 4 or 2"]
+    assert multi_device_problems(head.replace('"8"', '"2"') + pattern + tail + mesh) == [
+        "fall back to as many CPU devices as JAX_NUM_CPU_DEVICES asks for"]
 
 
 def test_the_pin_finder_sees_each_way_of_pinning(tmp_path):

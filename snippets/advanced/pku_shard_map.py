@@ -1,4 +1,4 @@
-"""A Pallas kernel inside jax.shard_map: each of 8 devices runs it on its own shard."""
+"""A Pallas kernel inside jax.shard_map: each device runs it on its own shard."""
 import os
 
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
@@ -8,17 +8,17 @@ import numpy as np
 from jax.experimental import pallas as pl
 from jax.sharding import ManualAxisType, NamedSharding, PartitionSpec as P
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
-mesh = jax.make_mesh((8,), ("x",), devices=devices)
+mesh = jax.make_mesh((len(devices),), ("x",), devices=devices)
 
 
 def square_kernel(x_ref, o_ref):
     o_ref[...] = x_ref[...] * x_ref[...]
 
 
-def local_square(x_shard, out_shape):  # sees one (16, 128) shard: the kernel is written for it
+def local_square(x_shard, out_shape):  # sees one shard, (16, 128) on 8 devices: the kernel is written for it
     spec = pl.BlockSpec((8, 128), lambda i: (i, 0))  # a TPU-legal block
     return pl.pallas_call(square_kernel, out_shape=out_shape, grid=(x_shard.shape[0] // 8,),
                           in_specs=[spec], out_specs=spec, interpret=True)(x_shard)
@@ -43,6 +43,6 @@ unchecked = lambda s: local_square(s, jax.ShapeDtypeStruct(s.shape, s.dtype))
 f = jax.jit(jax.shard_map(unchecked, mesh=mesh, in_specs=P("x"), out_specs=P("x"), check_vma=False))
 y = f(x)
 print("check_vma=False: shard", x.addressable_shards[0].data.shape, "-> output", y.shape, y.sharding.spec)
-assert x.addressable_shards[0].data.shape == (16, 128)
+assert x.addressable_shards[0].data.shape == (128 // len(devices), 128)
 assert y.sharding.is_equivalent_to(x.sharding, x.ndim)  # rows stay split over "x"
 assert np.array_equal(np.asarray(y), np.asarray(x) ** 2)

@@ -1,4 +1,4 @@
-"""in_shardings places the inputs, out_shardings fixes the output's sharding (8 devices)."""
+"""in_shardings places the inputs, out_shardings fixes the output's sharding (several devices)."""
 import os
 
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
@@ -6,14 +6,14 @@ import jax
 import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
 
-mesh = jax.make_mesh((8,), ("x",), devices=devices)
+mesh = jax.make_mesh((len(devices),), ("x",), devices=devices)
 print(mesh)
-split = NamedSharding(mesh, P("x"))  # rows divided over the 8 devices
+split = NamedSharding(mesh, P("x"))  # rows divided over the devices
 whole = NamedSharding(mesh, P())  # a full copy on every device
 
 double = jax.jit(lambda a: a * 2, in_shardings=split, out_shardings=whole)

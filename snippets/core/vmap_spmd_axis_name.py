@@ -6,13 +6,13 @@ import jax
 import jax.numpy as jnp
 from jax.sharding import AxisType, NamedSharding, PartitionSpec as P
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
 
 # Auto axes: the compiler chooses shardings, guided by the constraints we write.
-mesh = jax.make_mesh((4, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2, devices=devices)
+mesh = jax.make_mesh((len(devices) // 2, 2), ("data", "model"), axis_types=(AxisType.Auto,) * 2, devices=devices)
 
 
 def layer(w, x):  # one example: x (3,) -> (6,), its features split over "model"
@@ -31,10 +31,10 @@ for name in (None, "data"):
     if name is None:  # the new batch axis is left to the compiler
         assert spec == P(P.UNCONSTRAINED, "model")
     else:  # the new batch axis is split over the "data" mesh axis
-        assert spec == P("data", "model") and out.sharding.spec == P("data", "model")
+        assert spec == P("data", "model") and out.sharding.is_equivalent_to(NamedSharding(mesh, spec), 2)
 
 # Explicit axes (the default of jax.make_mesh): the input's sharding already names the axis.
-explicit = jax.make_mesh((4, 2), ("data", "model"), devices=devices)
+explicit = jax.make_mesh((len(devices) // 2, 2), ("data", "model"), devices=devices)
 with jax.set_mesh(explicit):
     xs_split = jax.device_put(xs, P("data"))  # the batch axis is split over "data"
     out = jax.jit(jax.vmap(lambda x: jnp.tanh(x @ w)))(xs_split)

@@ -14,10 +14,10 @@ where = {d for leaf in jax.tree.leaves(nnx.state(model)) for d in leaf.devices()
 print("parameters and output live on:", sorted(str(d) for d in where))
 assert where == {jax.devices()[0]}  # JAX's default device, chosen by the installed jaxlib
 
-# The accelerators if there are 2 of them, else 2 emulated CPU devices; devices[1] is not the default.
-devices = jax.devices()[:2] if jax.device_count() >= 2 else jax.devices("cpu")[:2]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 2 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:2])
 print(f"{len(devices)} devices: {devices[0].platform}")
-device = devices[1]
+device = devices[1]  # not the default device
 # The counterpart of model.to(device): move the state, then write it back into the model.
 nnx.update(model, jax.device_put(nnx.state(model), device))
 y = model(jnp.ones((1, 3)))  # the computation runs where the parameters are

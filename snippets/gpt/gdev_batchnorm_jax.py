@@ -1,4 +1,4 @@
-"""nnx.BatchNorm under an 8-way sharded batch uses the whole batch's statistics, like SyncBatchNorm."""
+"""nnx.BatchNorm under a sharded batch uses the whole batch's statistics, like SyncBatchNorm."""
 import os
 
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
@@ -11,14 +11,14 @@ from jax import P
 from jax.sharding import AxisType, NamedSharding
 from sklearn.datasets import load_digits
 
-# 8 accelerators if the machine has them, else 8 CPU devices emulated by JAX_NUM_CPU_DEVICES.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 backend, count = jax.default_backend(), jax.device_count()
 if devices[0].platform != "cpu":
-    print(f"using 8 of the {count} {devices[0].platform} devices")
-else:  # say why, so that a reader with 1 to 7 GPUs or TPU chips is not surprised
-    why = "no accelerator" if backend == "cpu" else f"only {count} {backend} device(s), fewer than 8"
-    print(f"{why}: using 8 emulated CPU devices")
+    print(f"using {len(devices)} of the {count} {devices[0].platform} devices")
+else:  # say why, so that a reader with one GPU or TPU chip is not surprised
+    why = "no accelerator" if backend == "cpu" else f"only one {backend} device"
+    print(f"{why}: using {len(devices)} emulated CPU devices")
 jax.config.update("jax_default_device", devices[0])  # the one-device reference runs there
 jax.config.update("jax_default_matmul_precision", "highest")
 
@@ -52,21 +52,21 @@ def one_step(x, y):
 
 
 mean_1, var_1, features = one_step(x, y)  # one device, whole batch
-mesh = jax.make_mesh((8,), ("data",), axis_types=(AxisType.Auto,), devices=devices)
-x_8, y_8 = jax.device_put((x, y), NamedSharding(mesh, P("data")))  # 8 images on each device
-mean_8, var_8, _ = one_step(x_8, y_8)
-print("batch on each device:", x_8.addressable_shards[0].data.shape)
+mesh = jax.make_mesh((len(devices),), ("data",), axis_types=(AxisType.Auto,), devices=devices)
+x_n, y_n = jax.device_put((x, y), NamedSharding(mesh, P("data")))  # the 64 images split: 8 on each of 8 devices
+mean_n, var_n, _ = one_step(x_n, y_n)
+print("batch on each device:", x_n.addressable_shards[0].data.shape)
 
-# What a per-replica BatchNorm (DDP without SyncBatchNorm) sees: 8 shards of 8 images each.
-shard_means = features.reshape(8, -1, features.shape[-1]).mean(axis=1)  # (8 shards, 16 channels)
+# What a per-replica BatchNorm (DDP without SyncBatchNorm) sees: one shard of the batch per device.
+shard_means = features.reshape(len(devices), -1, features.shape[-1]).mean(axis=1)  # (shards, 16 channels)
 print("running mean, channels 0-3")
-print("  sharded batch  ", np.round(mean_8[:4], 5))
+print("  sharded batch  ", np.round(mean_n[:4], 5))
 print("  one device     ", np.round(mean_1[:4], 5))
 print("  shard 0 only   ", np.round(0.1 * shard_means[0, :4], 5))
-gap = float(jnp.max(jnp.abs(0.1 * shard_means[0] / mean_8 - 1)))
+gap = float(jnp.max(jnp.abs(0.1 * shard_means[0] / mean_n - 1)))
 print(f"shard 0 differs from the sharded run by up to {gap:.1%} of a channel's running mean")
 
-assert jnp.allclose(mean_8, mean_1, atol=1e-6) and jnp.allclose(var_8, var_1, atol=1e-6)
+assert jnp.allclose(mean_n, mean_1, atol=1e-6) and jnp.allclose(var_n, var_1, atol=1e-6)
 assert jnp.allclose(mean_1, 0.1 * features.mean(axis=(0, 1, 2)), atol=1e-6)  # whole-batch statistics
 assert jnp.allclose(var_1, 0.9 + 0.1 * features.var(axis=(0, 1, 2)), atol=1e-6)
 assert gap > 0.01  # not what one replica would have recorded

@@ -1,4 +1,4 @@
-"""Data parallel, FSDP and tensor parallel GPT training on 8 devices give the one-device losses."""
+"""Data parallel, FSDP and tensor parallel GPT training on several devices give the one-device losses."""
 import os
 
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
@@ -10,14 +10,14 @@ from flax import nnx
 from jax import P
 from jax.sharding import AxisType, NamedSharding
 
-# 8 accelerators if the machine has them, else 8 CPU devices emulated by JAX_NUM_CPU_DEVICES.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 backend, count = jax.default_backend(), jax.device_count()
 if devices[0].platform != "cpu":
-    print(f"using 8 of the {count} {devices[0].platform} devices")
-else:  # say why, so that a reader with 1 to 7 GPUs or TPU chips is not surprised
-    why = "no accelerator" if backend == "cpu" else f"only {count} {backend} device(s), fewer than 8"
-    print(f"{why}: using 8 emulated CPU devices")
+    print(f"using {len(devices)} of the {count} {devices[0].platform} devices")
+else:  # say why, so that a reader with one GPU or TPU chip is not surprised
+    why = "no accelerator" if backend == "cpu" else f"only one {backend} device"
+    print(f"{why}: using {len(devices)} emulated CPU devices")
 jax.config.update("jax_default_device", devices[0])  # the one-device reference runs there
 jax.config.update("jax_default_matmul_precision", "highest")  # no TF32 or bfloat16 passes in the comparison
 
@@ -123,8 +123,8 @@ def sharded(mesh, spec_of):
     return model, optimizer
 
 
-def fsdp(path, shape):  # split the first axis that 8 divides (every GPT parameter has one)
-    i = next(i for i, n in enumerate(shape) if n % 8 == 0)
+def fsdp(path, shape):  # split the first axis that the device count divides (every GPT parameter has one)
+    i = next(i for i, n in enumerate(shape) if n % len(devices) == 0)
     return P(*[None] * i, "data", *[None] * (len(shape) - i - 1))
 
 
@@ -140,8 +140,9 @@ model = GPT(rngs=nnx.Rngs(0))
 reference = train(model, nnx.Optimizer(model, optax.adamw(3e-3, weight_decay=0.01), wrt=nnx.Param))
 print("one device:     ", np.round(reference, 6))
 
-flat = jax.make_mesh((8,), ("data",), axis_types=(AxisType.Auto,), devices=devices)
-grid = jax.make_mesh((2, 4), ("data", "model"), axis_types=(AxisType.Auto,) * 2, devices=devices)
+flat = jax.make_mesh((len(devices),), ("data",), axis_types=(AxisType.Auto,), devices=devices)
+grid_shape = (2, len(devices) // 2) if len(devices) > 2 else (1, 2)  # on 2 devices, both go to "model"
+grid = jax.make_mesh(grid_shape, ("data", "model"), axis_types=(AxisType.Auto,) * 2, devices=devices)
 runs = {"data parallel": (flat, lambda path, shape: P()),  # every device holds every parameter
         "FSDP": (flat, fsdp),
         "tensor parallel": (grid, tensor)}

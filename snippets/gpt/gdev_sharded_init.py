@@ -1,4 +1,4 @@
-"""Sharded init: the GPT created inside nnx.jit under a mesh, parameters and AdamW state split 8 ways."""
+"""Sharded init: the GPT created inside nnx.jit under a mesh, parameters and AdamW state split over the devices."""
 import os
 
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
@@ -10,14 +10,14 @@ from flax import nnx
 from jax import P
 from jax.sharding import AxisType, NamedSharding
 
-# 8 accelerators if the machine has them, else 8 CPU devices emulated by JAX_NUM_CPU_DEVICES.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 backend, count = jax.default_backend(), jax.device_count()
 if devices[0].platform != "cpu":
-    print(f"using 8 of the {count} {devices[0].platform} devices")
-else:  # say why, so that a reader with 1 to 7 GPUs or TPU chips is not surprised
-    why = "no accelerator" if backend == "cpu" else f"only {count} {backend} device(s), fewer than 8"
-    print(f"{why}: using 8 emulated CPU devices")
+    print(f"using {len(devices)} of the {count} {devices[0].platform} devices")
+else:  # say why, so that a reader with one GPU or TPU chip is not surprised
+    why = "no accelerator" if backend == "cpu" else f"only one {backend} device"
+    print(f"{why}: using {len(devices)} emulated CPU devices")
 jax.config.update("jax_default_device", devices[0])  # the one-device reference is made there
 
 VOCAB, SEP, DIGITS, BLOCK = 11, 10, 8, 16
@@ -84,7 +84,7 @@ def loss_fn(model, x, y):
 
 # If you write the model, annotate the initializer. Created inside nnx.jit under the mesh, the
 # kernel comes out of the compiled program split; created outside, it would be computed whole first.
-mesh = jax.make_mesh((8,), ("fsdp",), axis_types=(AxisType.Auto,), devices=devices)
+mesh = jax.make_mesh((len(devices),), ("fsdp",), axis_types=(AxisType.Auto,), devices=devices)
 with jax.set_mesh(mesh):
     fc = nnx.jit(lambda: nnx.Linear(
         D, 4 * D, rngs=nnx.Rngs(0),
@@ -92,11 +92,11 @@ with jax.set_mesh(mesh):
 print("annotated Linear:", fc.kernel.get_metadata("out_sharding"), fc.kernel[...].sharding.spec,
       "on each device", fc.kernel[...].addressable_shards[0].data.shape)
 assert fc.kernel[...].sharding.spec == P(None, "fsdp")
-assert fc.kernel[...].addressable_shards[0].data.shape == (D, 4 * D // 8)
+assert fc.kernel[...].addressable_shards[0].data.shape == (D, 4 * D // len(devices))
 
 
-def fsdp_spec(shape):  # split the first axis that 8 divides (every GPT parameter has one)
-    i = next(i for i, n in enumerate(shape) if n % 8 == 0)
+def fsdp_spec(shape):  # split the first axis that the device count divides (every GPT parameter has one)
+    i = next(i for i, n in enumerate(shape) if n % len(devices) == 0)
     return P(*[None] * i, "fsdp", *[None] * (len(shape) - i - 1))
 
 
@@ -120,20 +120,20 @@ shown = {"wte.embedding": model.wte.embedding, "h[0].fc.kernel": model.h[0].fc.k
 for name, value in shown.items():
     print(f"{name:17} {str(value.shape):10} {value[...].sharding.spec}")
 
-# Every parameter is split 8 ways, its spec as recorded; AdamW's moments follow the parameters.
+# Every parameter is split over all the devices, its spec as recorded; AdamW's moments follow the parameters.
 params = nnx.state(model, nnx.Param)
 adam = optimizer.opt_state[0]
 leaves = [jax.tree.leaves(t) for t in (specs, params, adam.mu, adam.nu)]
 assert [len(x) for x in leaves] == [29] * 4  # 29 parameters, each with a spec and two moments
 for spec, p, mu, nu in zip(*leaves):
     assert p.sharding.is_equivalent_to(NamedSharding(mesh, spec), p.ndim)
-    assert len(p.sharding.device_set) == 8
+    assert len(p.sharding.device_set) == len(devices)
     assert mu.sharding.is_equivalent_to(p.sharding, p.ndim)
     assert nu.sharding.is_equivalent_to(p.sharding, p.ndim)
 n = sum(p.size for p in jax.tree.leaves(params))
 per_device = sum(p.addressable_shards[0].data.size for p in jax.tree.leaves(params))
 print(f"parameters: {n}, on each device: {per_device}")
-assert per_device * 8 == n
+assert per_device * len(devices) == n
 
 # Same values as the model made on one device.
 reference = GPT(rngs=nnx.Rngs(0))

@@ -1,4 +1,4 @@
-"""Restore the GPT into an abstract state from nnx.eval_shape, sharded over a mesh of 8 devices."""
+"""Restore the GPT into an abstract state from nnx.eval_shape, sharded over a mesh of devices."""
 import os
 
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
@@ -17,16 +17,18 @@ from jax.sharding import NamedSharding, PartitionSpec as P
 absl.logging.set_verbosity(absl.logging.ERROR)  # keep Orbax's log lines off stderr
 jax.config.update("jax_default_matmul_precision", "highest")  # compare sharded and unsharded logits
 
-# 8 accelerators if the machine has them, else 8 CPU devices emulated by JAX_NUM_CPU_DEVICES.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 backend, count = jax.default_backend(), jax.device_count()
 if devices[0].platform != "cpu":
-    print(f"using 8 of the {count} {devices[0].platform} devices")
-else:  # say why, so that a reader with 1 to 7 GPUs or TPU chips is not surprised
-    why = "no accelerator" if backend == "cpu" else f"only {count} {backend} device(s), fewer than 8"
-    print(f"{why}: using 8 emulated CPU devices")
+    print(f"using {len(devices)} of the {count} {devices[0].platform} devices")
+else:  # say why, so that a reader with one GPU or TPU chip is not surprised
+    why = "no accelerator" if backend == "cpu" else f"only one {backend} device"
+    print(f"{why}: using {len(devices)} emulated CPU devices")
 jax.config.update("jax_default_device", devices[0])  # the saved run lives on the mesh's kind of device
-mesh = jax.make_mesh((2, 4), ("data", "model"), devices=devices)
+mesh_shape = (2, len(devices) // 2) if len(devices) > 2 else (1, 2)  # on 2 devices, both go to "model"
+mesh = jax.make_mesh(mesh_shape, ("data", "model"), devices=devices)
+model_size = mesh.shape["model"]
 print("mesh:", dict(mesh.shape))
 
 VOCAB, SEP, DIGITS, BLOCK = 11, 10, 8, 16
@@ -108,8 +110,8 @@ graphdef, abstract = nnx.split((abstract_model, abstract_optimizer))
 
 
 def place(leaf):
-    """Split matrices' columns over "model" where they divide by 4; replicate the rest."""
-    spec = P(None, "model") if leaf.ndim == 2 and leaf.shape[1] % 4 == 0 else P()
+    """Split matrices' columns over "model" where they divide evenly; replicate the rest."""
+    spec = P(None, "model") if leaf.ndim == 2 and leaf.shape[1] % model_size == 0 else P()
     return jax.ShapeDtypeStruct(leaf.shape, leaf.dtype, sharding=NamedSharding(mesh, spec))
 
 
@@ -122,7 +124,7 @@ shutil.rmtree(ckpt_dir)
 kernel = new_model.h[0].fc.kernel[...]
 shard = kernel.addressable_shards[0].data
 print("fc kernel:", kernel.shape, kernel.sharding.spec, "| one shard:", shard.shape)
-assert shard.shape == (D, 4 * D // 4)  # 256 columns over the 4 devices of "model"
+assert shard.shape == (D, 4 * D // model_size)  # 256 columns over the devices of "model"
 for got, want in zip(jax.tree.leaves(restored), jax.tree.leaves(target)):
     assert got.sharding == want.sharding  # every array lands where the target says
 

@@ -9,11 +9,11 @@ import numpy as np
 from jax import P
 from jax.sharding import NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-mesh = jax.make_mesh((8,), ("x",), devices=devices)
+mesh = jax.make_mesh((len(devices),), ("x",), devices=devices)
 a_host = np.arange(16 * 32, dtype=np.float32).reshape(16, 32)
 w_host = np.ones((32, 8), np.float32)
 a = jax.device_put(a_host, NamedSharding(mesh, P(None, "x")))  # contracting dim split
@@ -39,7 +39,7 @@ for fn in (jnp.matmul, jnp.dot, jnp.einsum, jax.lax.dot_general):
 
 with jax.set_mesh(mesh):  # so that out_sharding can be a bare P
     full = jnp.matmul(a, w, out_sharding=P())  # every device gets the whole result
-    split = jnp.matmul(a, w, out_sharding=P("x", None))  # each device gets 2 rows
+    split = jnp.matmul(a, w, out_sharding=P("x", None))  # each device gets its own rows
 print("out_sharding=P():        ", jax.typeof(full))
 print("out_sharding=P('x', None):", jax.typeof(split))
 assert full.sharding.is_fully_replicated

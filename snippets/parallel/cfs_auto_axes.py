@@ -8,11 +8,11 @@ import numpy as np
 from jax import P
 from jax.sharding import AxisType, NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-auto = jax.make_mesh((8,), ("x",), axis_types=(AxisType.Auto,), devices=devices)
+auto = jax.make_mesh((len(devices),), ("x",), axis_types=(AxisType.Auto,), devices=devices)
 a_host = np.arange(16 * 32, dtype=np.float32).reshape(16, 32)
 a = jax.device_put(a_host, NamedSharding(auto, P(None, "x")))
 w = jax.device_put(np.ones((32, 8), np.float32), NamedSharding(auto, P("x", None)))
@@ -35,7 +35,7 @@ print("with_sharding_constraint:", pinned.sharding.spec)
 assert pinned.sharding.is_equivalent_to(NamedSharding(auto, P("x", None)), 2)
 
 # The same call on an Explicit mesh is an error that points to reshard.
-explicit = jax.make_mesh((8,), ("x",), devices=devices)
+explicit = jax.make_mesh((len(devices),), ("x",), devices=devices)
 e = jax.device_put(a_host, NamedSharding(explicit, P("x", None)))
 cols = NamedSharding(explicit, P(None, "x"))
 error = None

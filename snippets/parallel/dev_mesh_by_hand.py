@@ -6,24 +6,25 @@ import jax
 import numpy as np
 from jax.sharding import AxisType, Mesh
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-grid = np.array(devices).reshape(2, 4)  # you choose which device sits where
+grid = np.array(devices).reshape(2, -1)  # 2 x 4 on 8 devices; you choose which device sits where
 mesh = Mesh(grid, ("x", "y"))
 print(mesh)
 print("shape:", dict(mesh.shape), "| axis_names:", mesh.axis_names)
 print("devices:")
 print(mesh.devices)
 
-assert dict(mesh.shape) == {"x": 2, "y": 4} and mesh.axis_names == ("x", "y")
-assert mesh.devices.shape == (2, 4) and mesh.devices[1, 0] == devices[4]
+half = len(devices) // 2
+assert dict(mesh.shape) == {"x": 2, "y": half} and mesh.axis_names == ("x", "y")
+assert mesh.devices.shape == (2, half) and mesh.devices[1, 0] == devices[half]
 assert mesh.axis_types == (AxisType.Auto, AxisType.Auto)  # not Explicit, unlike make_mesh
 
 # Pass axis_types to get the same mesh that jax.make_mesh builds on CPUs and GPUs.
 explicit = Mesh(grid, ("x", "y"), axis_types=(AxisType.Explicit,) * 2)
-made = jax.make_mesh((2, 4), ("x", "y"), devices=devices)
+made = jax.make_mesh((2, half), ("x", "y"), devices=devices)
 print("same as make_mesh:", explicit == made)
 assert explicit == made or devices[0].platform == "tpu"  # TPUs: make_mesh follows the chips
 

@@ -7,11 +7,11 @@ import jax
 import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-mesh = jax.make_mesh((2, 4), ("x", "y"), devices=devices)
+mesh = jax.make_mesh((2, len(devices) // 2), ("x", "y"), devices=devices)
 
 # Old: the Mesh object as a context manager. Record the warning instead of failing on it.
 with warnings.catch_warnings(record=True) as caught:

@@ -7,12 +7,13 @@ import numpy as np
 from jax import P
 from jax.sharding import NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
 data = np.arange(16.0).reshape(8, 2)  # stands in for a dataset on disk
-mesh = jax.make_mesh((4, 2), ("data", "model"), devices=devices)
+mesh_shape = (len(devices) // 2, 2) if len(devices) > 2 else (2, 1)  # 4 x 2 on 8 devices; data has at least 2
+mesh = jax.make_mesh(mesh_shape, ("data", "model"), devices=devices)
 sharding = NamedSharding(mesh, P("data"))  # rows over "data"
 
 requested = []
@@ -26,8 +27,8 @@ def load_block(index):  # index: a tuple of slices into the global array
 x = jax.make_array_from_callback(data.shape, sharding, load_block)
 print("callback calls:", len(requested), "| first index:", requested[0])
 print("distinct blocks:", sorted({idx[0].start for idx in requested}))
-assert len(requested) == len(sharding.addressable_devices) == 8  # one call per local device
-assert len({idx[0].start for idx in requested}) == 4  # 4 row blocks, each on 2 devices ("model")
+assert len(requested) == len(sharding.addressable_devices) == len(devices)  # one call per local device
+assert len({idx[0].start for idx in requested}) == mesh.shape["data"]  # row blocks, each on all of "model"
 
 # The process-local variant: pass this process's rows, JAX does the slicing.
 # With one process, "this process's rows" are all of them.

@@ -1,6 +1,7 @@
 """One process with 8 emulated CPU devices: its collectives need no jax_cpu_collectives_implementation."""
 import os
 
+os.environ["JAX_PLATFORMS"] = "cpu"  # CPU by design: the CPU backend's own collectives are the subject
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
 import jax
 import jax.numpy as jnp
@@ -12,8 +13,7 @@ assert jax.config.jax_cpu_collectives_implementation == "gloo"
 # Turn the cross-process library off before the CPU backend starts: one process does not use it.
 jax.config.update("jax_cpu_collectives_implementation", None)
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+devices = jax.devices("cpu")[:8]
 print(f"{len(devices)} devices: {devices[0].platform}")
 jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
 mesh = jax.make_mesh((8,), ("x",), devices=devices)

@@ -6,8 +6,8 @@ os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only 
 import jax
 import jax.numpy as jnp
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
 n = len(devices)
@@ -39,7 +39,7 @@ def total(x):
 
 out = total(jnp.arange(float(n)))
 print("@functools.partial(jax.pmap, axis_name=...):", out)
-assert jnp.allclose(out, n * (n - 1) / 2)  # every device holds the sum 0 + 1 + ... + 7
+assert jnp.allclose(out, n * (n - 1) / 2)  # every device holds the sum 0 + 1 + ... + (n - 1)
 
 
 # The default in_axes=0 splits EVERY argument along its leading axis: the weights and the

@@ -6,8 +6,8 @@ os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only 
 import jax
 import jax.numpy as jnp
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
 n = len(devices)

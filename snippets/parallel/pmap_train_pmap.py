@@ -1,4 +1,4 @@
-"""Before: a data-parallel SGD step with jax.pmap; each device takes 4 examples, pmean averages the gradients."""
+"""Before: a data-parallel SGD step with jax.pmap; each device takes its own examples, pmean averages the gradients."""
 import os
 
 os.environ.setdefault("JAX_NUM_CPU_DEVICES", "8")  # emulated CPU devices; only the CPU backend reads this
@@ -6,8 +6,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
 n = len(devices)
@@ -30,14 +30,14 @@ reference_step = jax.jit(lambda p, x, y: sgd(p, jax.grad(loss_fn)(p, x, y)))  # 
 
 def train_step(params, x, y):  # runs on every device, on that device's examples
     grads = jax.grad(loss_fn)(params, x, y)
-    grads = jax.lax.pmean(grads, axis_name="batch")  # all-reduce: the mean of the 8 gradients
+    grads = jax.lax.pmean(grads, axis_name="batch")  # all-reduce: the mean of the n gradients
     return sgd(params, grads)
 
 
 step = jax.pmap(train_step, axis_name="batch", in_axes=(None, 0, 0), out_axes=None,
                 devices=devices)
-xs, ys = x.reshape(n, -1, 3), y.reshape(n, -1)  # add the leading device axis: (8, 4, 3)
-assert xs.shape == (n, 32 // n, 3)  # 4 examples per device
+xs, ys = x.reshape(n, -1, 3), y.reshape(n, -1)  # add the leading device axis: (8, 4, 3) on 8 devices
+assert xs.shape == (n, 32 // n, 3)  # 4 examples per device on 8 devices
 new, ref = params, jax.device_put(params, devices[0])  # the one-device run, on the same kind of device
 for _ in range(5):
     new, ref = step(new, xs, ys), reference_step(ref, x, y)

@@ -8,8 +8,8 @@ import numpy as np
 from jax import P
 from jax.sharding import NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
 n = len(devices)
@@ -43,7 +43,7 @@ step = jax.jit(jax.shard_map(train_step, mesh=mesh,
 replicated, batch = NamedSharding(mesh, P()), NamedSharding(mesh, P("batch"))
 new = jax.device_put(params, replicated)  # what device_put_replicated used to do
 xs, ys = jax.device_put(x, batch), jax.device_put(y, batch)  # no reshape: the global batch, split
-assert xs.sharding.shard_shape(xs.shape) == (32 // n, 3)  # each device sees 4 rows
+assert xs.sharding.shard_shape(xs.shape) == (32 // n, 3)  # each device sees 4 rows on 8 devices
 try:  # on make_mesh's Explicit axes, shard_map wants inputs already placed as in_specs says
     step(new, x, y)
 except ValueError as err:

@@ -6,8 +6,8 @@ import jax
 import jax.numpy as jnp
 from jax.sharding import Mesh, NamedSharding, PartitionSpec, Sharding, SingleDeviceSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
 plain = jnp.arange(16.0).reshape(2, 8)  # made without saying where: the default device
@@ -15,7 +15,7 @@ print("plain:  ", type(plain.sharding).__name__, plain.sharding.device_set, "| c
 assert isinstance(plain.sharding, SingleDeviceSharding)
 assert plain.sharding.device_set == {jax.devices()[0]} and not plain.committed
 
-mesh = jax.make_mesh((2, 4), ("x", "y"), devices=devices)
+mesh = jax.make_mesh((2, len(devices) // 2), ("x", "y"), devices=devices)  # 2 x 4 on 8 devices
 spread = jax.device_put(plain, NamedSharding(mesh, PartitionSpec("x", "y")))
 named = spread.sharding
 print("spread: ", type(named).__name__, "| mesh:", type(named.mesh).__name__, "| spec:", named.spec)

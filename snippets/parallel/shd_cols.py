@@ -6,8 +6,8 @@ import jax
 import numpy as np
 from jax.sharding import NamedSharding, PartitionSpec as P
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
 
@@ -16,7 +16,8 @@ def span(sl, size):
     return f"{sl.start or 0}:{size if sl.stop is None else sl.stop}"
 
 
-mesh = jax.make_mesh((2, 4), ("x", "y"), devices=devices)
+mesh = jax.make_mesh((2, len(devices) // 2), ("x", "y"), devices=devices)  # 2 x 4 on 8 devices
+y = mesh.shape["y"]
 host = np.arange(8 * 16, dtype=np.float32).reshape(8, 16)
 x = jax.device_put(host, NamedSharding(mesh, P(None, "y")))  # None: rows are not split
 
@@ -26,13 +27,13 @@ for s in x.addressable_shards:
     print(f"  {s.device}: data.shape={s.data.shape} rows {span(s.index[0], 8)} "
           f"cols {span(s.index[1], 16)} replica_id={s.replica_id}")
 blocks = {s.index for s in x.addressable_shards}  # the distinct pieces of the array
-print("distinct blocks:", len(blocks), "| copies of each:", 8 // len(blocks))
+print("distinct blocks:", len(blocks), "| copies of each:", len(devices) // len(blocks))
 
-assert len(x.addressable_shards) == 8
-assert all(s.data.shape == (8, 4) for s in x.addressable_shards)
-assert len(blocks) == 4
-assert [s.replica_id for s in x.addressable_shards] == [0] * 4 + [1] * 4
-# Devices 0 and 4 (same column of the mesh) hold the same columns of the array.
+assert len(x.addressable_shards) == len(devices)
+assert all(s.data.shape == (8, 16 // y) for s in x.addressable_shards)
+assert len(blocks) == y
+assert [s.replica_id for s in x.addressable_shards] == [0] * y + [1] * y
+# The two devices of a mesh column (0 and 4 on 8 devices) hold the same columns of the array.
 by_device = {s.device: s for s in x.addressable_shards}
 assert by_device[mesh.devices[0, 0]].index == by_device[mesh.devices[1, 0]].index
 assert all(np.array_equal(s.data, host[s.index]) for s in x.addressable_shards)

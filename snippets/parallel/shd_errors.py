@@ -7,13 +7,15 @@ import jax
 import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-mesh = jax.make_mesh((2, 4), ("x", "y"), devices=devices)
+mesh_shape = (2, len(devices) // 2) if len(devices) > 2 else (1, 2)  # 2 x 4 on 8 devices; y has at least 2
+mesh = jax.make_mesh(mesh_shape, ("x", "y"), devices=devices)
+y = mesh.shape["y"]
 CASES = [  # (what goes wrong, array shape, spec, a stable part of the message)
-    ("6 rows over 4 devices", (6, 16), P("y"), "evenly divide"),
+    (f"{3 * y // 2} rows over {y} devices", (3 * y // 2, 16), P("y"), "evenly divide"),  # 6 over 4 on 8
     ("more entries than dimensions", (8,), P("x", "y"), "must be equal to aval's ndim"),
     ("a name that is not in the mesh", (8, 16), P("z"), "not found in mesh"),
     ("one mesh axis used twice", (8, 16), P("x", "x"), "duplicate entries"),

@@ -7,13 +7,14 @@ import numpy as np
 from jax import P
 from jax.sharding import NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-mesh = jax.make_mesh((4, 2), ("x", "y"), devices=devices)  # 4 rows of 2 devices
+rows = len(devices) // 2
+mesh = jax.make_mesh((rows, 2), ("x", "y"), devices=devices)  # rows of 2 devices: 4 of them on 8 devices
 host = np.arange(32.0, dtype=np.float32).reshape(8, 4)
-a = jax.device_put(host, NamedSharding(mesh, P("x", "y")))  # block (2, 2) per device
+a = jax.device_put(host, NamedSharding(mesh, P("x", "y")))  # block (2, 2) per device on 8 devices
 seen = {}
 
 
@@ -24,7 +25,7 @@ def over_y(block):
 
 
 def over_both(block):
-    out = jax.lax.psum(block, ("x", "y"))  # adds all 8 blocks
+    out = jax.lax.psum(block, ("x", "y"))  # adds the blocks of all the devices
     seen["x, y"] = (block.shape, out.shape, jax.typeof(out))
     return out
 
@@ -38,4 +39,4 @@ print("global shapes:", row_sums.shape, total.shape)
 assert seen["y"][2].manual_axis_type.varying == {"x"}
 assert not seen["x, y"][2].manual_axis_type.varying
 assert np.array_equal(row_sums, host[:, :2] + host[:, 2:])
-assert np.array_equal(total, host.reshape(4, 2, 2, 2).sum(axis=(0, 2)))
+assert np.array_equal(total, host.reshape(rows, 8 // rows, 2, 2).sum(axis=(0, 2)))

@@ -8,13 +8,13 @@ import numpy as np
 from jax import P
 from jax.sharding import NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-mesh = jax.make_mesh((8,), ("x",), devices=devices)
-n = 8  # size of mesh axis "x"
-x = jax.device_put(jnp.zeros((8 * n, 2, 4)), NamedSharding(mesh, P("x")))  # block (8, 2, 4)
+mesh = jax.make_mesh((len(devices),), ("x",), devices=devices)
+n = len(devices)  # size of mesh axis "x"
+x = jax.device_put(jnp.zeros((n * n, 2, 4)), NamedSharding(mesh, P("x")))  # block (n, 2, 4)
 
 print(f"{'tiled':6} {'split_axis':11} {'concat_axis':12} {'block in':10} block out")
 for tiled in (False, True):

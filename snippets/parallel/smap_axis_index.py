@@ -7,17 +7,18 @@ import jax.numpy as jnp
 import numpy as np
 from jax import P
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-line = jax.make_mesh((8,), ("x",), devices=devices)
+line = jax.make_mesh((len(devices),), ("x",), devices=devices)
 where = jax.shard_map(lambda: jax.lax.axis_index("x")[None], mesh=line,
                       in_specs=(), out_specs=P("x"))()  # no inputs: one int per device
 print("1-D mesh, axis_index('x'):", where)
-assert np.array_equal(where, np.arange(8))
+assert np.array_equal(where, np.arange(len(devices)))
 
-grid = jax.make_mesh((4, 2), ("x", "y"), devices=devices)
+rows = len(devices) // 2
+grid = jax.make_mesh((rows, 2), ("x", "y"), devices=devices)  # 4 x 2 on 8 devices
 
 
 def coordinates():
@@ -27,9 +28,9 @@ def coordinates():
 
 
 coords = np.asarray(jax.shard_map(coordinates, mesh=grid, in_specs=(),
-                                  out_specs=P("x", "y"))())  # shape (4, 2, 3)
+                                  out_specs=P("x", "y"))())  # shape (rows, 2, 3)
 print("2-D mesh, (x, y, flat) per device:")
 print(coords.tolist())
-assert np.array_equal(coords[..., 0], np.repeat(np.arange(4)[:, None], 2, axis=1))
-assert np.array_equal(coords[..., 1], np.tile(np.arange(2), (4, 1)))
-assert np.array_equal(coords[..., 2], np.arange(8).reshape(4, 2))
+assert np.array_equal(coords[..., 0], np.repeat(np.arange(rows)[:, None], 2, axis=1))
+assert np.array_equal(coords[..., 1], np.tile(np.arange(2), (rows, 1)))
+assert np.array_equal(coords[..., 2], np.arange(len(devices)).reshape(rows, 2))

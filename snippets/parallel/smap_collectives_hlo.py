@@ -8,13 +8,13 @@ import jax.numpy as jnp
 from jax import P
 from jax.sharding import NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-mesh = jax.make_mesh((8,), ("x",), devices=devices)
-x = jax.device_put(jnp.arange(64.0), NamedSharding(mesh, P("x")))  # block (8,) per device
-ring = [(i, (i + 1) % 8) for i in range(8)]
+mesh = jax.make_mesh((len(devices),), ("x",), devices=devices)
+x = jax.device_put(jnp.arange(64.0), NamedSharding(mesh, P("x")))  # block (8,) per device on 8 devices
+ring = [(i, (i + 1) % len(devices)) for i in range(len(devices))]
 collectives = {  # name: (per-device code, out_specs)
     "psum": (lambda b: jax.lax.psum(b, "x"), P()),
     "pmean": (lambda b: jax.lax.pmean(b, "x"), P()),

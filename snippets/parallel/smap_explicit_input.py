@@ -7,11 +7,11 @@ import jax.numpy as jnp
 from jax import P
 from jax.sharding import AxisType, NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-mesh = jax.make_mesh((8,), ("x",), devices=devices)  # Explicit axes: shardings are part of the types
+mesh = jax.make_mesh((len(devices),), ("x",), devices=devices)  # Explicit axes: shardings are part of the types
 x = jnp.arange(16.0)  # a plain array on one device: its type says "not split"
 double = jax.shard_map(lambda b: 2 * b, mesh=mesh, in_specs=P("x"), out_specs=P("x"))
 
@@ -33,7 +33,7 @@ inferred = jax.shard_map(lambda b: 2 * b, mesh=mesh, out_specs=P("x"))(x_split)
 assert jnp.array_equal(inferred, 2 * x)
 
 # On a mesh with Auto axes, the same call splits the plain array itself.
-auto = jax.make_mesh((8,), ("x",), axis_types=(AxisType.Auto,), devices=devices)
+auto = jax.make_mesh((len(devices),), ("x",), axis_types=(AxisType.Auto,), devices=devices)
 moved = jax.shard_map(lambda b: 2 * b, mesh=auto, in_specs=P("x"), out_specs=P("x"))(x)
 print("Auto mesh, plain array:", moved.sharding.spec)
 assert jnp.array_equal(moved, 2 * x)

@@ -7,26 +7,26 @@ import jax.numpy as jnp
 from jax import P
 from jax.sharding import NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-mesh = jax.make_mesh((8,), ("x",), devices=devices)
-x = jax.device_put(jnp.arange(32.0), NamedSharding(mesh, P("x")))  # 4 numbers per device
+mesh = jax.make_mesh((len(devices),), ("x",), devices=devices)
+x = jax.device_put(jnp.arange(32.0), NamedSharding(mesh, P("x")))  # 4 numbers per device on 8 devices
 
 
 def total(block):
     print("each device sees a block of shape", block.shape)  # printed once, while tracing
-    partial = block.sum()  # this device's 4 numbers only
-    return jax.lax.psum(partial, "x")  # all-reduce: add the 8 partial sums
+    partial = block.sum()  # this device's numbers only
+    return jax.lax.psum(partial, "x")  # all-reduce: add the partial sums of all the devices
 
 
 result = jax.shard_map(total, mesh=mesh, in_specs=P("x"), out_specs=P())(x)
 print("psum of the partial sums:", result, "| x.sum():", x.sum())
 assert result.shape == () and result == x.sum()
 
-# Without the collective, out_specs=P("x") concatenates the 8 per-device results.
+# Without the collective, out_specs=P("x") concatenates the per-device results.
 partials = jax.shard_map(lambda b: b.sum(keepdims=True), mesh=mesh, in_specs=P("x"),
                          out_specs=P("x"))(x)
 print("per-device partial sums:", partials)
-assert partials.shape == (8,) and partials.sum() == result
+assert partials.shape == (len(devices),) and partials.sum() == result

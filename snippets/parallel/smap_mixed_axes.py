@@ -7,11 +7,11 @@ import jax.numpy as jnp
 from jax import P
 from jax.sharding import NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-mesh = jax.make_mesh((4, 2), ("x", "y"), devices=devices)  # both axes Explicit outside shard_map
+mesh = jax.make_mesh((len(devices) // 2, 2), ("x", "y"), devices=devices)  # both Explicit outside shard_map
 a = jax.device_put(jnp.ones((8, 4)), NamedSharding(mesh, P("x", "y")))
 seen = {}
 
@@ -35,7 +35,7 @@ with jax.set_mesh(mesh):
 print("inside shard_map:", seen["block"], "| result:", jax.typeof(out))
 print("reshard over x:", type(reshard_manual).__name__, "-", str(reshard_manual).split(". ")[0])
 print("psum over y:   ", type(psum_explicit).__name__, "-", str(psum_explicit).split(". ")[0])
-assert str(seen["block"]) == "float32[2,4@y]{V:x}"
+assert str(seen["block"]) == f"float32[{8 // mesh.shape['x']},4@y]{{V:x}}"  # [2,4@y] on 8 devices
 assert isinstance(reshard_manual, ValueError) and isinstance(psum_explicit, NameError)
 assert "cannot contain axis names that are of type Auto or Manual" in str(reshard_manual)
 assert "unbound axis name: y" in str(psum_explicit)

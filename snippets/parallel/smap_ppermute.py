@@ -7,12 +7,13 @@ import numpy as np
 from jax import P
 from jax.sharding import NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-mesh = jax.make_mesh((8,), ("x",), devices=devices)
-host = np.arange(16.0, dtype=np.float32)  # device i holds [2i, 2i + 1]
+mesh = jax.make_mesh((len(devices),), ("x",), devices=devices)
+n = len(devices)
+host = np.arange(2 * n, dtype=np.float32)  # device i holds [2i, 2i + 1]
 x = jax.device_put(host, NamedSharding(mesh, P("x")))
 
 
@@ -20,17 +21,17 @@ def send(perm):
     """Run ppermute with the given (source, destination) pairs; return the blocks as rows."""
     moved = jax.shard_map(lambda b: jax.lax.ppermute(b, "x", perm=perm), mesh=mesh,
                           in_specs=P("x"), out_specs=P("x"))(x)
-    return np.asarray(moved).reshape(8, 2)
+    return np.asarray(moved).reshape(n, 2)
 
 
-ring = [(i, (i + 1) % 8) for i in range(8)]  # device i sends to device i + 1, 7 wraps to 0
+ring = [(i, (i + 1) % n) for i in range(n)]  # device i sends to device i + 1, the last to 0
 shifted = send(ring)
-print("before:", host.reshape(8, 2).tolist())
+print("before:", host.reshape(n, 2).tolist())
 print("ring:  ", shifted.tolist())
 assert np.array_equal(shifted.ravel(), np.roll(host, 2))  # every block moved one device right
 
 # A device that is nobody's destination receives zeros.
-line = [(i, i + 1) for i in range(7)]  # no wrap-around: device 0 receives nothing
+line = [(i, i + 1) for i in range(n - 1)]  # no wrap-around: device 0 receives nothing
 opened = send(line)
 print("line:  ", opened.tolist())
 assert np.array_equal(opened[0], [0.0, 0.0]) and np.array_equal(opened[1:], shifted[1:])

@@ -7,14 +7,14 @@ import numpy as np
 from jax import P
 from jax.sharding import NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-mesh = jax.make_mesh((8,), ("x",), devices=devices)
-host = np.arange(16.0, dtype=np.float32)  # device i holds [2i, 2i + 1]
+mesh = jax.make_mesh((len(devices),), ("x",), devices=devices)
+host = np.arange(2.0 * len(devices), dtype=np.float32)  # device i holds [2i, 2i + 1]
 x = jax.device_put(host, NamedSharding(mesh, P("x")))
-blocks = host.reshape(8, 2)  # row i = the block on device i
+blocks = host.reshape(len(devices), 2)  # row i = the block on device i
 expected = {"psum": blocks.sum(0), "pmean": blocks.mean(0), "pmax": blocks.max(0)}
 
 print(f"{'collective':10} {'block in':9} {'block out':9} value")

@@ -8,11 +8,11 @@ import jax.numpy as jnp
 from jax import P
 from jax.sharding import NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
-mesh = jax.make_mesh((8,), ("x",), devices=devices)
+mesh = jax.make_mesh((len(devices),), ("x",), devices=devices)
 x = jax.device_put(jnp.arange(16.0), NamedSharding(mesh, P("x")))
 
 

@@ -7,8 +7,8 @@ import jax.numpy as jnp
 from jax import P
 from jax.sharding import AxisType, NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
 jax.config.update("jax_default_matmul_precision", "highest")  # float32 products on every backend, for the checks
@@ -29,7 +29,8 @@ def loss_fn(params, x, y, layer2_out=None):  # layer2_out: the sharding of layer
 
 ref_loss, ref_grads = jax.value_and_grad(loss_fn)(params, x, y)  # one device
 
-mesh = jax.make_mesh((2, 4), ("dp", "mp"), devices=devices)  # jax.make_mesh's default: Explicit axes
+mesh_shape = (2, len(devices) // 2) if len(devices) > 2 else (1, 2)  # 2 x 4 on 8 devices; mp has at least 2
+mesh = jax.make_mesh(mesh_shape, ("dp", "mp"), devices=devices)  # jax.make_mesh's default: Explicit axes
 assert mesh.axis_types == (AxisType.Explicit, AxisType.Explicit)
 specs = [{"w": P(None, "mp"), "b": P("mp")}, {"w": P("mp", None), "b": P()}, {"w": P(), "b": P()}]
 params_d = jax.device_put(params, jax.tree.map(lambda s: NamedSharding(mesh, s), specs))
@@ -54,7 +55,7 @@ assert all(jnp.allclose(a, b, rtol=1e-4, atol=1e-6)
            for a, b in zip(jax.tree.leaves(grads), jax.tree.leaves(ref_grads)))
 
 # The data-parallel layout needs no out_sharding on Explicit axes: nothing is ambiguous.
-dp_mesh = jax.make_mesh((8,), ("data",), devices=devices)
+dp_mesh = jax.make_mesh((len(devices),), ("data",), devices=devices)
 rows = NamedSharding(dp_mesh, P("data", None))
 dp_loss, _ = grad_fn(*jax.device_put((params, x, y), (NamedSharding(dp_mesh, P()), rows, rows)))
 print("data parallel on Explicit axes, loss:", float(dp_loss))

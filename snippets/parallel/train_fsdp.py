@@ -9,8 +9,8 @@ import optax
 from jax import P
 from jax.sharding import AxisType, NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
 jax.config.update("jax_default_matmul_precision", "highest")  # float32 products on every backend, for the checks
@@ -61,18 +61,18 @@ def collectives(*args):  # count the communication ops the compiler put into the
 params = init(kp)
 _, _, ref_losses = train(params, x, y)  # the one-device reference
 
-mesh = jax.make_mesh((8,), ("data",), axis_types=(AxisType.Auto,), devices=devices)
+mesh = jax.make_mesh((len(devices),), ("data",), axis_types=(AxisType.Auto,), devices=devices)
 
 
-def fsdp_spec(a):  # split the first axis that 8 divides; replicate what is too small
+def fsdp_spec(a):  # split the first axis that the device count divides; replicate what is too small
     for i, size in enumerate(a.shape):
-        if size % 8 == 0:
+        if size % len(devices) == 0:
             return P(*[None] * i, "data", *[None] * (a.ndim - i - 1))
     return P()
 
 
 params_d = jax.device_put(params, jax.tree.map(lambda a: NamedSharding(mesh, fsdp_spec(a)), params))
-x_d, y_d = jax.device_put((x, y), NamedSharding(mesh, P("data", None)))  # 8 examples each
+x_d, y_d = jax.device_put((x, y), NamedSharding(mesh, P("data", None)))  # 8 examples each on 8 devices
 print("parameters:", jax.tree.map(lambda a: a.sharding.spec, params_d))
 new, opt_state, losses = train(params_d, x_d, y_d)
 
@@ -86,7 +86,7 @@ for tree in (new, opt_state[0].mu, opt_state[0].nu):  # parameters and Adam's mo
 full = sum(a.nbytes for a in jax.tree.leaves(new))
 mine = sum(a.addressable_shards[0].data.nbytes for a in jax.tree.leaves(new))
 print(f"parameter bytes on one device: {mine} of {full}")
-assert mine * 7 < full  # about 1/8 of the parameters per device
+assert mine * (len(devices) - 1) < full  # about 1/8 of the parameters per device on 8 devices
 print("times step was traced:", len(traces))
 # Traced for the reference, for the new placement, and once more: Adam's step count starts on
 # one device (tx.init gives it no sharding) and the first step on the mesh returns it there.

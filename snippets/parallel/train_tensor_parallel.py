@@ -1,4 +1,4 @@
-"""Tensor parallelism on a 2 x 4 mesh: batch over dp, Megatron-style kernels split over mp."""
+"""Tensor parallelism on a 2-D mesh: batch over dp, Megatron-style kernels split over mp."""
 import os
 import re
 
@@ -9,8 +9,8 @@ import optax
 from jax import P
 from jax.sharding import AxisType, NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
 jax.config.update("jax_default_matmul_precision", "highest")  # float32 products on every backend, for the checks
@@ -61,19 +61,21 @@ def collectives(*args):  # count the communication ops the compiler put into the
 params = init(kp)
 _, _, ref_losses = train(params, x, y)  # the one-device reference
 
-mesh = jax.make_mesh((2, 4), ("dp", "mp"), axis_types=(AxisType.Auto,) * 2, devices=devices)
+mesh_shape = (2, len(devices) // 2) if len(devices) > 2 else (1, 2)  # 2 x 4 on 8 devices; mp has at least 2
+mesh = jax.make_mesh(mesh_shape, ("dp", "mp"), axis_types=(AxisType.Auto,) * 2, devices=devices)
+dp, mp = mesh_shape
 specs = [{"w": P(None, "mp"), "b": P("mp")},  # layer 1: its 64 outputs split over mp
          {"w": P("mp", None), "b": P()},  # layer 2: its 64 inputs split over mp
          {"w": P(), "b": P()}]  # the small output layer stays replicated
 params_d = jax.device_put(params, jax.tree.map(lambda s: NamedSharding(mesh, s), specs))
-x_d, y_d = jax.device_put((x, y), NamedSharding(mesh, P("dp", None)))  # 32 examples per dp row
+x_d, y_d = jax.device_put((x, y), NamedSharding(mesh, P("dp", None)))  # 32 examples per dp row on 8 devices
 print("parameters:", jax.tree.map(lambda a: a.sharding.spec, params_d))
 print("kernel blocks on one device:", [a["w"].addressable_shards[0].data.shape for a in params_d])
-assert [a["w"].addressable_shards[0].data.shape for a in params_d] == [(16, 16), (16, 64), (64, 1)]
+assert [a["w"].addressable_shards[0].data.shape for a in params_d] == [(16, 64 // mp), (64 // mp, 64), (64, 1)]
 new, opt_state, losses = train(params_d, x_d, y_d)
 
 rel = float(jnp.max(jnp.abs(losses - ref_losses) / ref_losses))
-print(f"loss at step 20: one device {float(ref_losses[-1]):.6f}, 2x4 mesh {float(losses[-1]):.6f}")
+print(f"loss at step 20: one device {float(ref_losses[-1]):.6f}, {dp}x{mp} mesh {float(losses[-1]):.6f}")
 print("largest relative difference over the 20 steps:", rel, "(tolerance 1e-5)")
 assert rel < 1e-5
 for tree in (new, opt_state[0].mu, opt_state[0].nu):  # params and Adam's moments keep the layout

@@ -9,13 +9,13 @@ import jax.numpy as jnp
 from jax import P
 from jax.sharding import NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
-mesh = jax.make_mesh((8,), ("data",), devices=devices)
+mesh = jax.make_mesh((len(devices),), ("data",), devices=devices)
 key = jax.random.key(0)
-x = jax.device_put(jnp.ones((256, 1024)), NamedSharding(mesh, P("data")))  # 32 rows per device
+x = jax.device_put(jnp.ones((256, 1024)), NamedSharding(mesh, P("data")))  # 32 rows per device on 8
 
 
 def dropout(key, x):
@@ -39,7 +39,7 @@ for flag in (False, True):
         print(f"partitionable={flag!s:5} {name:9}: {bits:6} random u32 per device, collectives {work[name, flag][1] or 'none'}")
 jax.config.update("jax_threefry_partitionable", True)  # back to the default
 
-block, whole = 256 * 1024 // 8, 256 * 1024
+block, whole = 256 * 1024 // len(devices), 256 * 1024
 assert work["shard_map", False] == work["shard_map", True] == (block, [])  # its own block, either way
 assert work["jit", True] == (block, [])  # the default: as little as shard_map
 assert work["jit", False][0] >= whole and work["jit", False][1]  # off: the whole batch's bits, and communication

@@ -9,8 +9,8 @@ import jax.numpy as jnp
 from jax import P
 from jax.sharding import NamedSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 jax.config.update("jax_default_device", devices[0])  # arrays made without a sharding go there too
 
@@ -38,16 +38,16 @@ def step_jit(p, x, y):
     return sgd(p, jax.grad(loss_fn)(p, x, y))
 
 
-def per_device(p, x, y):  # way 2: code for one device's 32 examples
+def per_device(p, x, y):  # way 2: code for one device's examples (32 on 8 devices)
     global_loss = lambda p: jax.lax.pmean(loss_fn(p, x, y), "data")  # mean over all 256
-    return sgd(p, jax.grad(global_loss)(p))  # JAX adds up the 8 devices' parts: an all-reduce
+    return sgd(p, jax.grad(global_loss)(p))  # JAX adds up the devices' parts: an all-reduce
 
 
-mesh = jax.make_mesh((8,), ("data",), devices=devices)
+mesh = jax.make_mesh((len(devices),), ("data",), devices=devices)
 step_smap = jax.jit(jax.shard_map(per_device, mesh=mesh, in_specs=(P(), P("data"), P("data")),
                                   out_specs=P()))
 p_rep = jax.device_put(params, NamedSharding(mesh, P()))  # a full copy on every device
-x_b, y_b = jax.device_put((x, y), NamedSharding(mesh, P("data")))  # 32 examples per device
+x_b, y_b = jax.device_put((x, y), NamedSharding(mesh, P("data")))  # 32 examples per device on 8 devices
 
 HLO_OPS = "all-reduce|all-gather|reduce-scatter|all-to-all|collective-permute"
 n_params = sum(a.size for a in jax.tree.leaves(params))

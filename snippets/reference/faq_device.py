@@ -7,8 +7,8 @@ import jax.numpy as jnp
 from jax import P
 from jax.sharding import NamedSharding, SingleDeviceSharding
 
-# The accelerators if there are 8 of them, else the 8 emulated CPU devices.
-devices = jax.devices()[:8] if jax.device_count() >= 8 else jax.devices("cpu")[:8]
+# The first 8, 4 or 2 accelerators (as many as there are); with fewer than 2, the 8 emulated CPU devices.
+devices = next((jax.devices()[:k] for k in (8, 4, 2) if jax.device_count() >= k), jax.devices("cpu")[:8])
 print(f"{len(devices)} devices: {devices[0].platform}")
 
 x = jnp.arange(8.0)  # a new array goes to the default device, jax.devices()[0]
@@ -23,7 +23,7 @@ print("y.devices():", y.devices())
 assert y.devices() == {devices[1]} and x.devices() == {jax.devices()[0]}
 
 # An array split over several devices reports all of them.
-mesh = jax.make_mesh((8,), ("d",), devices=devices)
+mesh = jax.make_mesh((len(devices),), ("d",), devices=devices)
 z = jax.device_put(x, NamedSharding(mesh, P("d")))
 print("z is on", len(z.devices()), "devices:", z.sharding.spec)
 assert z.devices() == set(devices)
