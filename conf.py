@@ -114,9 +114,13 @@ ogp_social_cards = {"enable": False}  # cards are PNGs drawn with one Latin font
 # notfound_urls_prefix and notfound_context are set per language by kb.notfound;
 # ogp_site_name and the og:locale tags by kb.page_meta.
 
-# Copy only the code of a cell, never its output.
-copybutton_selector = "div.cell_input div.highlight pre"
-copybutton_exclude = ".linenos, .gp, .go"
+# Copy only the code: of a cell, never its output; of a `>>>` example (a pycon block, kb.examples),
+# the lines that start with a prompt, without the prompt, and none of the lines it prints.
+copybutton_selector = "div.cell_input div.highlight pre, div.highlight-pycon div.highlight pre"
+copybutton_prompt_text = r">>> |\.\.\. "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
+copybutton_exclude = ".linenos"
 
 # --- Checks -----------------------------------------------------------------------------------
 nitpicky = True

@@ -4,6 +4,7 @@
     nox -s docs -- --shard K/N [--out DIR]    run only shard K of N of the snippets (records to DIR)
     nox -s docs -- --records DIR [DIR ...]    render both languages from gathered records, running none
     nox -s tests     every check that needs no network (lints, then builds the site first)
+    nox -s doctest   the pages' >>> examples with the pinned versions, and the checks that keep them
     nox -s lint      ruff over every Python file (settings in pyproject.toml), in about a second
     nox -s i18n      regenerate .pot files, update the zh_CN catalogues, print per-file counts
     nox -s links     check external links (needs a network)
@@ -242,6 +243,20 @@ def tests(session: nox.Session) -> None:
     build_docs(session, bin_dir)
     # pytest's settings (paths, doctests, -n auto) are in pyproject.toml.
     session.run(str(bin_dir / "python"), "-m", "pytest", *session.posargs, external=True)
+
+
+@nox.session
+def doctest(session: nox.Session) -> None:
+    """The pages' `>>>` examples (kb.examples) with the pinned versions, without building the site:
+    pytest's doctest over docs/ (`--doctest-glob=*.md`, pyproject.toml; each page's examples in one
+    process, a warning an error: tools/pytest_pages.py), and tests/test_doctests.py: the pages collected,
+    a wrong output failing with the page and the line (a fixture), the Chinese catalogues keeping the
+    examples byte for byte, the cheat sheet's rows. `nox -s tests` runs all of it too, and there
+    also compares the examples of both languages' built pages."""
+    bin_dir = _env(session)
+    session.run(str(bin_dir / "python"), "-m", "pytest", "docs", "--ignore=docs/_ext", "tests/test_doctests.py",
+                "--deselect", "tests/test_doctests.py::test_the_built_pages_show_the_same_examples",
+                *session.posargs, external=True)
 
 
 @nox.session

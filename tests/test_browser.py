@@ -11,7 +11,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from tools.browser import INSTALL, chromium, chromium_path, serve, serve_command
-from tools.site import LANGUAGES, SNIPPETS, built_pages
+from tools.site import LANGUAGES, ROOT, SNIPPETS, built_pages
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +98,9 @@ def test_404_page_works_at_any_missing_address(page, server, language, title, ot
         ("zh_CN", "如何计算梯度", ("core/autodiff.html",)),
         ("en", "donate buffers", ("core/jit.html", "performance/train-step.html")),  # both have a donation section
         ("en", "random keys", ("start/pure-functions.html",)),
+        # issue 53: readers look for a cheat sheet, in both languages
+        ("en", "pytorch to jax cheat sheet", ("reference/rosetta.html",)),
+        ("zh_CN", "PyTorch JAX 速查表", ("reference/rosetta.html",)),
     ],
 )
 def test_search_finds_the_right_page(page, server, site, language, query, expected):
@@ -148,6 +151,28 @@ def test_copy_button_copies_exactly_the_snippet(browser, server):
     context.close()
     snippet = (SNIPPETS / "start" / "pt_train_step_torch.py").read_text(encoding="utf-8")
     assert copied.strip() == snippet.strip()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_copy_button_copies_what_a_reader_types_of_an_example(browser, server, language):
+    """A `>>>` example (kb.examples): the copy button copies the lines after the prompts, without
+    the prompts (`>>> `, `... `) and without what they print, in both languages: a row of the
+    cheat sheet with its output, and the optimizer helpers, whose loops are on `... ` lines."""
+    source = (ROOT / "docs" / "reference" / "rosetta.md").read_text(encoding="utf-8")
+    helpers = re.search(r"```pycon\n(>>> def torch_steps.*?)\n\n```", source, re.S).group(1)
+    blocks = {"jnp.linspace(0, 1, 5)": ["jnp.linspace(0, 1, 5)"],
+              "def optax_steps": [line[4:] for line in helpers.split("\n") if line.startswith((">>> ", "... "))]}
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(f"{server}/{language}/reference/rosetta.html")
+    for text, typed in blocks.items():
+        block = page.locator("div.highlight-pycon", has_text=text).first
+        block.scroll_into_view_if_needed()
+        block.hover()
+        block.locator("button.copybtn").click()
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied.split("\n") == typed, (text, copied)
+    context.close()
 
 
 def test_root_page_picks_the_browser_language(browser, server):

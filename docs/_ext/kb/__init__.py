@@ -38,6 +38,7 @@ doctree-read       500   floors.add_floors
 doctree-read       500   accelerator_runs.add_accelerator_runs
 doctree-read       500   accelerator_status.add_backend_lines
 doctree-read       500   differences.highlight_differences
+doctree-read       500   examples.trim_examples
 doctree-read       500   downloads.add_downloads
 doctree-read       500   downloads.add_section_archive
 doctree-read       500   api_links.link_api_names
@@ -85,6 +86,8 @@ Making every page an executed, checked program:
 - ``kb.figures``: figures are SVG with text as text, and their words are translated.
 - ``kb.differences``: ``:differs-from:`` highlights the lines in which a cell's program differs
   from another program.
+- ``kb.examples``: a page's ``>>>`` examples (``pycon`` blocks, run as doctests by pytest) end
+  without the blank line that doctest needs before their closing fence.
 
 What a reader of the two-language site meets:
 
@@ -124,6 +127,7 @@ MODULES = (
     "kb.tabs",
     "kb.figures",
     "kb.differences",
+    "kb.examples",
     "kb.downloads",
     "kb.markdown",
     "kb.api_links",

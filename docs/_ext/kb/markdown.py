@@ -9,7 +9,9 @@ language's site, and its code cells are ``:load:`` lines, not code.
    ``<page>.md`` beside ``<page>.html``. The conversion is sphinx-markdown-builder's translator
    (``MarkdownTranslator``, a maintained Sphinx extension); kb adds only what it does not know: a
    code cell becomes a fenced ``python`` block holding its snippet, each output a fenced ``text``
-   block (a figure: an image with its alt text), a tab set one labelled block per tab, and the
+   block (a figure: an image with its alt text), a ``>>>`` example in a table cell (the cheat
+   sheet's rows, kb.examples) one code span per line, since a Markdown table cell holds no fenced
+   block, a tab set one labelled block per tab, and the
    interface pieces that mean nothing outside the page (hidden figure words, the folded
    downloads list) are left out, while the box that says what the page ran with is kept. Links
    between pages point at the other pages' ``.md``. Running the markdown *builder* instead would
@@ -114,7 +116,10 @@ class KBMarkdownTranslator(MarkdownTranslator):
 
     def _fence(self, node: nodes.literal_block) -> None:
         """A code cell's source as fenced Python, an output as fenced text (longer fences when
-        the text itself holds backticks)."""
+        the text itself holds backticks); a block in a table cell as one code span per line."""
+        if any(isinstance(a, nodes.entry) for a in ancestors(node)):
+            self.add("\n".join(code_span(line) if line.strip() else "" for line in node.astext().rstrip("\n").split("\n")))
+            raise nodes.SkipNode
         in_output = any(isinstance(a, nodes.container) and a.get("nb_element") == "cell_code_output"
                         for a in ancestors(node))
         language = "text" if in_output else (node.get("language") or "text")
@@ -127,6 +132,21 @@ class KBMarkdownTranslator(MarkdownTranslator):
         while fence in text:
             fence += "`"
         self.add(f"{fence}{language}\n{text}\n{fence}", prefix_eol=2, suffix_eol=2)
+
+
+def code_span(line: str) -> str:
+    """One line of code as a Markdown code span that a table cell can hold: a longer backtick
+    fence where the line has backticks, ``|`` escaped.
+
+    >>> code_span(">>> x.shape"), code_span("a `b` | c")
+    ('`>>> x.shape`', '`` a `b` \\\\| c ``')
+    """
+    line = line.replace("|", "\\|")
+    fence = "`"
+    while fence in line:
+        fence += "`"
+    pad = " " if fence != "`" or line.startswith("`") or line.endswith("`") else ""
+    return f"{fence}{pad}{line}{pad}{fence}"
 
 
 def page_markdown(app, doctree: nodes.document, docname: str) -> str:

@@ -26,6 +26,10 @@
    and the index gets ``kbdwell``: for each word, the pages that use it most (``dwelling``), which
    ``kb-scorer.js`` ranks higher. The counts are kept beside Sphinx's own index, so that an
    incremental build, which indexes only the pages it writes again, still knows the others.
+   A page's ``>>>`` examples (``pycon`` blocks, kb.examples) are indexed but not counted: the
+   cheat sheet's hundreds of lines of calls (``jnp.array``, ``.at[i].set``) say which calls it
+   shows, not what it is about, and counted they made it the one page that dwells on "array",
+   "update" or "attention", ahead of the pages that explain them.
 
 Sphinx offers no hook into its index before it is written, and no extension does (1) or (2), hence
 this module. An incremental build starts from the last build's index: Sphinx's own copy of it is
@@ -193,17 +197,22 @@ def counting_words(app) -> None:
             index_page(pagename, doctree, title)
         finally:
             lang.split = split
-        counts[pagename] = _stemmed_counts(words, lang)
+        examples = [word for block in doctree.findall(nodes.literal_block) if block.get("language") == "pycon"
+                    for word in split(block.astext())]
+        counts[pagename] = _stemmed_counts(words, lang, examples)
 
     builder.index_page = counted
 
 
-def _stemmed_counts(words: list[str], lang) -> dict[str, int]:
-    """How often each word occurs, stemmed and filtered as ``IndexBuilder.feed`` does; only the
-    words a page uses at least ``DWELL_MIN`` times are kept."""
+def _stemmed_counts(words: list[str], lang, leave_out: list[str] = ()) -> dict[str, int]:
+    """How often each word occurs, stemmed and filtered as ``IndexBuilder.feed`` does, less the
+    words of ``leave_out`` (the page's ``>>>`` examples); only the words a page uses at least
+    ``DWELL_MIN`` times are kept."""
     raw: dict[str, int] = {}
     for word in words:
         raw[word] = raw.get(word, 0) + 1
+    for word in leave_out:
+        raw[word] = raw.get(word, 0) - 1
     found: dict[str, int] = {}
     for word, n in raw.items():
         stemmed = lang.stem(word).lower()
