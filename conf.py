@@ -124,5 +124,29 @@ copybutton_exclude = ".linenos"
 
 # --- Checks -----------------------------------------------------------------------------------
 nitpicky = True
-linkcheck_timeout = 15
-linkcheck_retries = 1
+
+# --- External links: `nox -s links` (Sphinx's linkcheck builder, every language) ----------------
+# Every http(s) link of a page is fetched; a 404 or any other error, a missing #anchor, a timeout
+# or a redirect not allowed below fails the run. tests/test_linkcheck.py runs these same settings
+# against a loopback server. Names and meanings: sphinx/builders/linkcheck.py of the pinned Sphinx.
+linkcheck_timeout = 20  # seconds for one request
+# A link counts as broken only when it fails this many times in a row (a refused connection, a
+# 404 or 500, a timeout: Sphinx retries only what it reports as broken, hence the next line). A
+# 503 (the server's outage) is reported as ignored, not as broken.
+linkcheck_retries = 3
+linkcheck_report_timeouts_as_broken = True
+# A host that answers 429 is asked again after its Retry-After; without one, after 60 s, then
+# twice as long each time up to this many seconds, after which the link is broken.
+linkcheck_rate_limit_timeout = 300.0
+linkcheck_workers = 5  # requests in flight at once, over all hosts
+# #anchor: the page's HTML must hold an element with that id (or an <a name>). GitHub builds
+# its anchors in the browser (#L10 lines, user-content- headings), so there only the page is checked.
+linkcheck_anchors = True
+linkcheck_anchors_ignore_for_url = [r"https://github\.com/"]
+# A redirect fails unless a pair here allows it (from-regex: to-regex, both matched from the
+# start): update the link to where it leads. A site's home page may send readers anywhere on it
+# (Read the Docs' / to /en/latest/); a page that moved is a link to fix, not a redirect to allow.
+linkcheck_allowed_redirects = {r"https?://[^/?#]+/?$": r"https?://"}
+# Regexes of links never fetched: none. A host that refuses the checker (403 to every client
+# that is not a browser) would go here, with the date it was seen and the response.
+linkcheck_ignore = []

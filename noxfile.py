@@ -7,7 +7,7 @@
     nox -s doctest   the pages' >>> examples with the pinned versions, and the checks that keep them
     nox -s lint      ruff over every Python file (settings in pyproject.toml), in about a second
     nox -s i18n      regenerate .pot files, update the zh_CN catalogues, print per-file counts
-    nox -s links     check external links (needs a network)
+    nox -s links     check every language's external links and anchors (needs a network; _build/linkcheck/)
     nox -s serve     rebuild the English site on change, for authors
     nox -s bench     measure build times (cold, Chinese only, warm, one snippet edited)
     nox -s bench-site  page weight, search index sizes, query time in the browser
@@ -296,10 +296,28 @@ def i18n(session: nox.Session) -> None:
 
 @nox.session
 def links(session: nox.Session) -> None:
-    """Check external links with Sphinx's linkcheck (needs a network)."""
+    """Check every language's external links and their anchors with Sphinx's linkcheck (needs a
+    network; the settings, retries, rate limit, timeout and allowed redirects, are in conf.py).
+
+    Each language is built with the linkcheck builder (no cell outputs: nothing runs) into
+    _build/linkcheck/<language>/ (Sphinx's output.json and output.txt); a translation can link
+    elsewhere than the source. Then tools.links_report prints the summary (and writes
+    _build/linkcheck/summary.md). Fails where any language's check failed."""
     bin_dir = _env(session)
-    session.run(*sphinx_command(ROOT / "docs", BUILD / "linkcheck", doctrees=BUILD / "doctrees" / "linkcheck",
-                                builder="linkcheck", outputs=False, python=str(bin_dir / "python")), external=True)
+    python = str(bin_dir / "python")
+    reports = BUILD / "linkcheck"
+    failed = []
+    for language in LANGUAGES:
+        shutil.rmtree(reports / language, ignore_errors=True)  # no earlier run's report survives a crash
+        try:
+            session.run(*sphinx_command(ROOT / "docs", reports / language, doctrees=BUILD / "doctrees-linkcheck" / language,
+                                        language=language, builder="linkcheck", outputs=False, parallel=True,
+                                        python=python), external=True)
+        except nox.command.CommandFailed:
+            failed.append(language)  # the other languages are checked all the same
+    session.run(python, "-m", "tools.links_report", str(reports), *LANGUAGES, success_codes=[0, 1], external=True)
+    if failed:
+        session.error(f"the link check failed for {', '.join(failed)} (the summary above; {reports}/<language>/output.txt)")
 
 
 @nox.session

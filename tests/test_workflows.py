@@ -1,7 +1,7 @@
 """The project's GitHub Actions workflows pass actionlint (pinned in requirements.txt) and do what
 DETAILS.md says ("Continuous integration"): docs.yml shards main's build and publishes it, pr.yml builds and tests a pull
-request from cached records, canary.yml opens, updates and closes its issue (its shell step is run
-here against a stand-in for ``gh``), gpu.yml builds on the self-hosted GPU runner."""
+request from cached records, canary.yml and links.yml each open, update and close one issue (their
+shell step is run here against a stand-in for ``gh``), gpu.yml builds on the self-hosted GPU runner."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def steps_run(job: dict) -> str:
 
 
 def test_there_are_workflows():
-    assert [p.name for p in WORKFLOWS] == ["canary.yml", "docs.yml", "gpu.yml", "pr.yml"]
+    assert [p.name for p in WORKFLOWS] == ["canary.yml", "docs.yml", "gpu.yml", "links.yml", "pr.yml"]
 
 
 @pytest.mark.parametrize("workflow", WORKFLOWS, ids=lambda p: p.name)
@@ -130,10 +130,11 @@ def test_the_gpu_job_runs_on_the_self_hosted_runner_and_uploads_its_records():
     assert labels["self-hosted-runner"]["labels"] == ["gpu"]
 
 
-def issue_step(tmp_path: Path, outcome: str, open_issue: str) -> tuple[int, list[str]]:
-    """Run canary.yml's issue step with a stand-in ``gh`` that logs its calls; return (status, calls)."""
-    job = load("canary.yml")["jobs"]["canary"]
-    step = next(s for s in job["steps"] if "gh issue" in s.get("run", ""))
+def issue_step(tmp_path: Path, outcome: str, open_issue: str, workflow: str = "canary.yml", job: str = "canary",
+               report: str | None = "_build/canary/nightly/report.md") -> tuple[int, list[str]]:
+    """Run a workflow's issue step with a stand-in ``gh`` that logs its calls (``report``: the
+    report the run left, or None); return (status, calls)."""
+    step = next(s for s in load(workflow)["jobs"][job]["steps"] if "gh issue" in s.get("run", ""))
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir(exist_ok=True)
     log = tmp_path / "gh.log"
@@ -141,9 +142,10 @@ def issue_step(tmp_path: Path, outcome: str, open_issue: str) -> tuple[int, list
     gh = bin_dir / "gh"
     gh.write_text(f'#!/bin/sh\necho "$*" >> {log}\n[ "$1 $2" = "issue list" ] && printf "%s" "{open_issue}"\nexit 0\n')
     gh.chmod(gh.stat().st_mode | stat.S_IEXEC)
-    report = tmp_path / "_build" / "canary" / "nightly" / "report.md"
-    report.parent.mkdir(parents=True, exist_ok=True)
-    report.write_text("# Release canary\n", encoding="utf-8")
+    shutil.rmtree(tmp_path / "_build", ignore_errors=True)
+    if report:
+        (tmp_path / report).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / report).write_text("# A report\n", encoding="utf-8")
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "GH_TOKEN": "x",
            "OUTCOME": outcome, "RUN_URL": "https://example.invalid/run/1"}
     done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=tmp_path, env=env, capture_output=True, text=True)
@@ -162,4 +164,32 @@ def test_the_canary_opens_updates_and_closes_one_issue(tmp_path):
     status, calls = issue_step(tmp_path, "success", "42")
     assert status == 0 and calls == ["issue close 42 --comment The canary passes again: https://example.invalid/run/1"]
     status, calls = issue_step(tmp_path, "success", "")
+    assert status == 0 and calls == []
+
+
+def test_the_link_check_runs_weekly_uploads_its_reports_and_keeps_one_issue(tmp_path):
+    """links.yml runs `nox -s links` every week (and by hand), keeps every language's report as an
+    artifact, and fails visibly: a failed job, and one issue labelled "links" with the summary."""
+    workflow = load("links.yml")
+    assert [entry["cron"].split()[2:] for entry in workflow[True]["schedule"]] == [["*", "*", "1"]]  # Mondays
+    assert "workflow_dispatch" in workflow[True] and workflow["permissions"]["issues"] == "write"
+    job = workflow["jobs"]["links"]
+    check = next(step for step in job["steps"] if step.get("id") == "links")
+    assert check["run"] == "nox -s links" and check["continue-on-error"] is True
+    upload = next(step for step in job["steps"] if step.get("uses", "").startswith("actions/upload-artifact"))
+    assert upload["if"] == "always()"
+    assert upload["with"]["path"].split() == ["_build/linkcheck/summary.md", "_build/linkcheck/*/output.json",
+                                              "_build/linkcheck/*/output.txt"]
+    links = {"workflow": "links.yml", "job": "links", "report": "_build/linkcheck/summary.md"}
+    status, calls = issue_step(tmp_path, "failure", "", **links)
+    assert status == 1 and len(calls) == 1 and calls[0].startswith("issue create --title Link check"), calls
+    assert "--label links --body-file _build/linkcheck/summary.md" in calls[0]
+    status, calls = issue_step(tmp_path, "failure", "7", **links)
+    assert status == 1 and calls[0].startswith("issue edit 7 --body-file") and calls[1].startswith("issue comment 7")
+    status, calls = issue_step(tmp_path, "failure", "", **{**links, "report": None})  # nox stopped early
+    assert status == 1 and calls[0].startswith("issue create"), calls
+    assert "stopped before writing its summary" in (tmp_path / "_build/linkcheck/summary.md").read_text()
+    status, calls = issue_step(tmp_path, "success", "7", **links)
+    assert status == 0 and calls == ["issue close 7 --comment Every link passes again: https://example.invalid/run/1"]
+    status, calls = issue_step(tmp_path, "success", "", **links)
     assert status == 0 and calls == []
