@@ -50,13 +50,22 @@ def quoted(text: str) -> list[tuple[int, str]]:
 
     >>> quoted("The loss fell to 0.2382 with jax 0.12.0.1 and torch 2.13; it made 3,327 tokens/s.\\n`1.5`\\n")
     [(1, '0.2382'), (1, '3,327')]
+    >>> quoted("* - ```pycon\\n    >>> 0.5 + 1\\n    1.5\\n\\n    ```\\n  - 2.5 is quoted\\n")
+    [(6, '2.5')]
     """
     lines = text.split("\n")
     for cell in scan_code_cells(text):
         lines[cell["line"] - 1:cell["end"]] = [""] * (cell["end"] - cell["line"] + 1)
-    found = []
+    found, fence = [], None
     for number, line in enumerate(lines, 1):
-        if line.startswith(("#", "|", ":", "```", "(")):
+        opened = re.match(r"\s*(?:[*-]\s+)*(`{3,}|~{3,})", line)
+        if fence or opened:  # a fenced block (a >>> example in a table cell too): code, which doctest checks
+            if fence is None:
+                fence = opened.group(1)
+            elif line.strip() == fence:
+                fence = None
+            continue
+        if line.startswith(("#", "|", ":", "(")):
             continue
         prose = re.sub(r"`[^`]*`", "", line)
         found += [(number, m.group(1)) for m in FIGURE.finditer(prose) if not VERSION.search(prose[:m.start()])]

@@ -197,8 +197,8 @@ def counting_words(app) -> None:
             index_page(pagename, doctree, title)
         finally:
             lang.split = split
-        examples = [word for block in doctree.findall(nodes.literal_block) if block.get("language") == "pycon"
-                    for word in split(block.astext())]
+        examples = [word for block in (doctree.findall(nodes.literal_block) if doctree is not None else ())
+                    if block.get("language") == "pycon" for word in split(block.astext())]
         counts[pagename] = _stemmed_counts(words, lang, examples)
 
     builder.index_page = counted
