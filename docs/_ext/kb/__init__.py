@@ -112,6 +112,9 @@ names it, worded from its parts in the build's language).
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
 MODULES = (
     "kb.languages",
     "kb.translations",
@@ -141,7 +144,27 @@ MODULES = (
 )
 
 
+def code_version(folder: Path = Path(__file__).parent) -> int:
+    """A number that changes with the extension's code and its interface catalogues.
+
+    Most of what kb adds to a page (header box, provenance, floors, machine lines) is added when
+    the page is read, and Sphinx keeps read pages in its environment; it re-reads them when a
+    config value or an extension's ``env_version`` changes, not when an extension's code does. As
+    kb's ``env_version``, this number makes an incremental build after an edit of ``docs/_ext/kb``
+    (or of ``kb.po``) read every page again, as a clean build would, instead of keeping text that
+    the old code generated.
+
+    >>> import tempfile; d = Path(tempfile.mkdtemp()); _ = (d / "a.py").write_text("x = 1")
+    >>> before = code_version(d); _ = (d / "a.py").write_text("x = 2"); before != code_version(d)
+    True
+    """
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.suffix in (".py", ".po") and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    return int(digest.hexdigest()[:12], 16)
+
+
 def setup(app):
     for module in MODULES:
         app.setup_extension(module)
-    return {"version": "2.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    return {"version": "2.0", "env_version": code_version(), "parallel_read_safe": True, "parallel_write_safe": True}
