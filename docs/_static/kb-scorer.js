@@ -31,8 +31,9 @@ const KB_EVERYWHERE = 0.9; // a word on more than this share of the pages weighs
 const KB_DWELLS = 5; // what a word earns on a page that dwells on it, besides Scorer.term or Scorer.title
 // Words of an English question that say nothing about its subject (Sphinx's English stopwords
 // are only "a", "the", "of" and the like), as Sphinx's stemmer leaves them: dropped from the
-// query unless nothing else is left. (kb-search-zh.js has the Chinese ones.)
-const KB_QUESTION_WORDS = new Set(["how", "do", "doe", "i", "my", "what", "why", "when", "which", "can", "should",
+// query unless nothing else is left; "equivalent" ("torch.manual_seed equivalent") asks for the
+// JAX way of the name beside it, which the other words say. (kb-search-zh.js has the Chinese ones.)
+const KB_QUESTION_WORDS = new Set(["how", "do", "doe", "i", "my", "what", "why", "when", "which", "can", "should", "equival",
                                    "vs", "versu", "us", "way", "get"]);
 const KB_PER_WORD = 100; // a page that holds one more of the query's words ranks above any that holds fewer
 
