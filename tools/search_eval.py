@@ -21,7 +21,7 @@ Three sets, so that a score says how the search does on questions it was not tun
 ``INDEX_GROWTH`` times its size before that work (``INDEX_BEFORE``); ``nox -s bench-site`` writes
 the table into BENCHMARKS.md, and this prints it::
 
-    python -m tools.search_eval [--site _build/html] [--failures] [--set tune|report|new]
+    python -m tools.search_eval [--site _build/html] [--failures] [--set tune|report|new] [--write]
 """
 
 from __future__ import annotations
@@ -212,10 +212,15 @@ def main() -> None:
     parser.add_argument("--site", type=Path, default=HTML)
     parser.add_argument("--failures", action="store_true", help="list the queries that miss the top three")
     parser.add_argument("--set", choices=SETS, action="append", help="only these sets (default: all)")
+    parser.add_argument("--write", action="store_true", help="write the table into BENCHMARKS.md's search_eval block")
     args = parser.parse_args()
     queries = [q for q in load_all() if args.set is None or q.set in args.set]
     evaluate(args.site, queries)
     print(table(queries, args.site))
+    if args.write:
+        from .benchmarks import header, write_block
+
+        write_block("search_eval", f"{header('python -m tools.search_eval')}\n\n{table(queries, args.site)}")
     for q in queries:
         if args.failures and not q.passed:
             print(f"{q.language}\t{q.set}\t{q.query}\t{q.expected} -> rank {q.rank}: {q.links[:5]}{' (partial)' if q.partial else ''}")
