@@ -98,6 +98,48 @@ def counting_project(tmp_path: Path, pages: dict[str, str]):
     return app
 
 
+def empty_doctree(keywords: str = ""):
+    """A page's doctree; with ``keywords``, the ``meta`` node that ``html_meta: keywords:`` in the
+    front matter gives."""
+    from docutils import nodes
+    from docutils.utils import new_document
+
+    doc = new_document("page")
+    if keywords:
+        doc += nodes.meta(name="keywords", content=keywords)
+    return doc
+
+
+def test_the_words_readers_ask_a_page_in_are_its_title_words(tmp_path):
+    """``html_meta: keywords:``: Sphinx indexes each comma-separated keyword whole; kb.search gives
+    it the keyword's words instead, as title words of the page (the scorer ranks a page whose titles
+    hold a word first), survives an incremental build, and leaves the page's meta tag as written."""
+    pages = {"a": "tf32 jax", "b": "jax emulated devices", "c": "tf32 jax"}
+    app = counting_project(tmp_path, pages)
+    seen = []
+    app.builder.index_page = lambda name, doctree, title: seen.append(
+        [node["content"] for node in doctree.findall(nodes_meta())])
+    search.on_builder_inited(app)
+    doctree = empty_doctree("fake devices, simulate 8 GPUs")
+    app.builder.index_page("b", doctree, "b")
+    assert seen == [["fake, devices, simulate, 8, GPUs"]]  # what Sphinx's indexer reads: one word each
+    assert next(iter(doctree.findall(nodes_meta())))["content"] == "fake devices, simulate 8 GPUs"
+    search.on_build_finished(app, None)
+    index = read(app)
+    assert index["titleterms"]["fake"] == 1 and index["titleterms"]["simulate"] == 1
+    assert "fake" not in index["terms"]
+    search.on_builder_inited(app)  # the next build indexes page a alone: b keeps its words
+    app.builder.index_page("a", empty_doctree(), "a")
+    search.on_build_finished(app, None)
+    assert read(app)["titleterms"]["fake"] == 1
+
+
+def nodes_meta():
+    from docutils import nodes
+
+    return nodes.meta
+
+
 def test_the_pages_that_dwell_on_a_word_are_in_the_index(tmp_path):
     """``kbdwell``: the page that uses a word most, for the scorer; the counts survive an
     incremental build that indexes only some pages again."""
@@ -105,12 +147,12 @@ def test_the_pages_that_dwell_on_a_word_are_in_the_index(tmp_path):
     app = counting_project(tmp_path, pages)
     search.on_builder_inited(app)
     for name in pages:
-        app.builder.index_page(name, None, name)
+        app.builder.index_page(name, empty_doctree(), name)
     search.on_build_finished(app, None)
     assert read(app)["kbdwell"] == {"tf32": 0}  # every page uses "jax" as often: no page dwells on it
     search.on_builder_inited(app)  # the next build indexes page c alone, now all about tf32
     pages["c"] = "tf32 " * 30 + "jax jax jax"
-    app.builder.index_page("c", None, "c")
+    app.builder.index_page("c", empty_doctree(), "c")
     search.on_build_finished(app, None)
     assert read(app)["kbdwell"] == {"tf32": 2}
 

@@ -9,8 +9,9 @@ and query times between the ``bench_site`` markers, the search evaluation's tabl
 - the size of both search indexes, and of the figure on the control-flow page (SVG with text);
 - the time the browser takes to answer Chinese and English queries on the search page (median of
   several runs, Playwright driving Debian's chromium on localhost);
-- the search evaluation set's scores (tools.search_eval: the page that answers each query in the
-  top three, in each language).
+- the search evaluation sets' scores (tools.search_eval: the page that answers each query in the
+  top three, per language and set: the tune and report halves of the project's set, the new
+  queries) and each language's search index size against its size before issue 52.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ def main() -> None:
     print(weight)
     from .search_eval import evaluate, table
 
-    scores = table(evaluate(site))
+    scores = table(evaluate(site), site)
     print("\n" + scores)
     write_block("bench_site", f"{header('nox -s bench-site')}\n\n{weight}")
     write_block("search_eval", f"{header('nox -s bench-site, tools.search_eval')}\n\n{scores}")

@@ -3,7 +3,9 @@
    1. Question words ("how", "vs") are dropped. Which pages hold which words is asked of Sphinx one word at a time, and the pages that hold
       every word the index knows are the results; a word that more than half of the pages hold
       (KB_COMMON: "turn", "print", 运行) does not decide which pages are listed, so "turn off
-      TF32" still lists the page about TF32 that never says "turn". (Sphinx's own check for all the words counts
+      TF32" still lists the page about TF32 that never says "turn"; and when every deciding word is
+      one that no title of the site holds ("actually", "fake"), they decide nothing either: such a
+      word is the reader's phrasing, and the pages are listed by their score. (Sphinx's own check for all the words counts
       only words of three letters or more when some word is missing from the index, so with a
       Chinese query of two-character words, and a word such as the "C" of "C++", it could keep
       pages holding one word and drop those holding three.) A word the index does not know is
@@ -29,8 +31,9 @@ const KB_EVERYWHERE = 0.9; // a word on more than this share of the pages weighs
 const KB_DWELLS = 5; // what a word earns on a page that dwells on it, besides Scorer.term or Scorer.title
 // Words of an English question that say nothing about its subject (Sphinx's English stopwords
 // are only "a", "the", "of" and the like), as Sphinx's stemmer leaves them: dropped from the
-// query unless nothing else is left. (kb-search-zh.js has the Chinese ones.)
-const KB_QUESTION_WORDS = new Set(["how", "do", "doe", "i", "my", "what", "why", "when", "which", "can", "should",
+// query unless nothing else is left; "equivalent" ("torch.manual_seed equivalent") asks for the
+// JAX way of the name beside it, which the other words say. (kb-search-zh.js has the Chinese ones.)
+const KB_QUESTION_WORDS = new Set(["how", "do", "doe", "i", "my", "what", "why", "when", "which", "can", "should", "equival",
                                    "vs", "versu", "us", "way", "get"]);
 const KB_PER_WORD = 100; // a page that holds one more of the query's words ranks above any that holds fewer
 
@@ -143,9 +146,12 @@ const kbRankForQuestions = () => {
         }
       }
     }
-    // The words that decide which pages are listed: not those that most pages hold.
+    // The words that decide which pages are listed: not those that most pages hold, and not only
+    // words that no title holds (a word that only some pages' text uses, such as "actually" or
+    // "fake", is the reader's phrasing, not the subject of a page; it still adds to the score).
     const deciding = known.filter((w) => kbShare(w) <= KB_COMMON);
-    const needed = deciding.length ? deciding : known;
+    const named = deciding.filter((w) => w in Search._index.titleterms);
+    const needed = named.length ? deciding : deciding.length ? [] : known;
     for (const p of pages.values()) p.held = p.words.filter((w) => needed.includes(w)).length;
     const all = [...pages.values()].filter((p) => p.held === needed.length);
     const result = (p, bonus) => {

@@ -30,6 +30,14 @@
    cheat sheet's hundreds of lines of calls (``jnp.array``, ``.at[i].set``) say which calls it
    shows, not what it is about, and counted they made it the one page that dwells on "array",
    "update" or "attention", ahead of the pages that explain them.
+5. **The words readers ask a page in.** Pages say "programs", "emulated devices" and "parameter
+   groups"; readers type "examples", "fake devices" and "different learning rates for layers".
+   Each page states, in its front matter, the words readers use for what it answers
+   (``myst: html_meta: keywords: "..."``: PyTorch names, colloquial words, error names). Sphinx
+   translates a ``meta`` node like any text (so the Chinese words are in the page's catalogue) and
+   indexes each comma-separated keyword whole; ``counting_words`` gives Sphinx the keyword's words
+   instead (split as the language splits), and ``asked_words`` counts them as the page's title
+   words, since they say what the page is about. They are kept beside the index with the counts.
 
 Sphinx offers no hook into its index before it is written, and no extension does (1) or (2), hence
 this module. An incremental build starts from the last build's index: Sphinx's own copy of it is
@@ -144,6 +152,31 @@ def add_search_words(index: dict, words: dict[str, list[str]], split, stem, keep
     return found
 
 
+def asked_words(index: dict, keywords: dict[str, list[str]]) -> None:
+    """The words a page states that readers ask it in (its ``keywords``: ``html_meta`` in the
+    page's front matter, translated in the language's catalogue like any text of the page) count
+    as words of its titles: they say what the page is about, in the words readers type for it.
+    ``keywords`` holds each page's words, stemmed as the index is.
+
+    >>> index = {"docnames": ["a", "b"], "terms": {"tested": [0, 1], "fake": 1}, "titleterms": {"gpu": 0}}
+    >>> asked_words(index, {"a": ["tested", "fake"], "b": ["gpu"]})
+    >>> index["terms"], index["titleterms"]
+    ({'tested': 1, 'fake': 1}, {'gpu': [0, 1], 'tested': 0, 'fake': 0})
+    """
+    pages = {name: number for number, name in enumerate(index["docnames"])}
+    terms, titles = index["terms"], index["titleterms"]
+    for name, words in keywords.items():
+        if name not in pages:
+            continue
+        for word in words:
+            titles[word] = _entry(_files(titles.get(word)) | {pages[name]})
+            rest = _files(terms.get(word)) - {pages[name]}
+            if rest:
+                terms[word] = _entry(rest)
+            else:
+                terms.pop(word, None)
+
+
 DWELL_MIN = 3  # a page dwells on a word it uses at least this often ...
 DWELL_SHARE = 0.5  # ... and at least this share as often as the page that uses it most
 
@@ -180,6 +213,7 @@ def counting_words(app) -> None:
     builder = app.builder
     index_page = builder.index_page
     counts = app.builder.kb_word_counts = {}
+    keywords = app.builder.kb_keywords = {}
 
     def counted(pagename, doctree, title):
         lang = getattr(builder.indexer, "lang", None)
@@ -192,22 +226,30 @@ def counting_words(app) -> None:
             words.extend(found)
             return found
 
+        asks = [node for node in doctree.findall(nodes.meta) if node.get("name") == "keywords"]
+        stated = {node: node["content"] for node in asks}
+        for node in asks:  # Sphinx indexes each comma-separated keyword whole: give it the words
+            node["content"] = ", ".join(split(node["content"].replace(",", " ")))
         lang.split = keeping
         try:
             index_page(pagename, doctree, title)
         finally:
             lang.split = split
-        examples = [word for block in (doctree.findall(nodes.literal_block) if doctree is not None else ())
-                    if block.get("language") == "pycon" for word in split(block.astext())]
+            for node, content in stated.items():
+                node["content"] = content
+        keywords[pagename] = sorted(_stemmed_counts([w for node, c in stated.items() for w in split(c.replace(",", " "))],
+                                                    lang, minimum=1))
+        examples = [word for block in doctree.findall(nodes.literal_block) if block.get("language") == "pycon"
+                    for word in split(block.astext())]
         counts[pagename] = _stemmed_counts(words, lang, examples)
 
     builder.index_page = counted
 
 
-def _stemmed_counts(words: list[str], lang, leave_out: list[str] = ()) -> dict[str, int]:
+def _stemmed_counts(words: list[str], lang, leave_out: list[str] = (), minimum: int = DWELL_MIN) -> dict[str, int]:
     """How often each word occurs, stemmed and filtered as ``IndexBuilder.feed`` does, less the
     words of ``leave_out`` (the page's ``>>>`` examples); only the words a page uses at least
-    ``DWELL_MIN`` times are kept."""
+    ``minimum`` times are kept."""
     raw: dict[str, int] = {}
     for word in words:
         raw[word] = raw.get(word, 0) + 1
@@ -220,7 +262,7 @@ def _stemmed_counts(words: list[str], lang, leave_out: list[str] = ()) -> dict[s
             stemmed = word
         if lang.word_filter(stemmed):
             found[stemmed] = found.get(stemmed, 0) + n
-    return {word: n for word, n in found.items() if n >= DWELL_MIN}
+    return {word: n for word, n in found.items() if n >= minimum}
 
 
 def on_build_finished(app, exception) -> None:
@@ -235,14 +277,18 @@ def on_build_finished(app, exception) -> None:
     index = json.loads(match.group(1))
     sphinx_text = path.read_text(encoding="utf-8")
     lang = builder.indexer.lang
+    before = json.loads(pristine(app).read_text(encoding="utf-8")) if pristine(app).is_file() else {}
+    keywords = {name: page for name, page in before.get("keywords", {}).items() if name in index["docnames"]}
+    keywords.update(getattr(builder, "kb_keywords", {}))  # the pages this build indexed
+    asked_words(index, keywords)
     words = search_words(glossary_path(Path(app.confdir)), behaviour(app.config, "glossary"))
     add_search_words(index, words, lang.split, lambda w: lang.stem(w).lower(), lang.word_filter)
-    before = json.loads(pristine(app).read_text(encoding="utf-8")) if pristine(app).is_file() else {}
     counts = {name: page for name, page in before.get("counts", {}).items() if name in index["docnames"]}
     counts.update(getattr(builder, "kb_word_counts", {}))  # the pages this build indexed
     index["kbdwell"] = dwelling(counts, index)
     text = "Search.setIndex(" + json.dumps(index, ensure_ascii=False, separators=(",", ":"), sort_keys=True) + ")"
-    keep = {"written": hashlib.sha256(text.encode()).hexdigest(), "sphinx": sphinx_text, "counts": counts}
+    keep = {"written": hashlib.sha256(text.encode()).hexdigest(), "sphinx": sphinx_text, "counts": counts,
+            "keywords": keywords}
     pristine(app).parent.mkdir(parents=True, exist_ok=True)
     pristine(app).write_text(json.dumps(keep, ensure_ascii=False), encoding="utf-8")
     temporary = path.with_name(path.name + ".kb")
