@@ -45,7 +45,7 @@ def test_the_query_splitter_drops_question_words_whole(tmp_path):
     (tmp_path / "splitter.js").write_text(search_zh.KbSearchChinese.js_splitter_code, encoding="utf-8")
     (tmp_path / "split.html").write_text(
         "<html><head><meta charset=\"utf-8\"></head><body><script>var Search = {_index: {terms: {'矩阵': 0, '结果': 1, '不一': 2, '函数': 0, "
-        "'又编译': 1}, titleterms: {}}};</script><script src='splitter.js'></script></body></html>", encoding="utf-8")
+        "'又编译': 1}, titleterms: {}, docnames: ['a', 'b', 'c']}};</script><script src='splitter.js'></script></body></html>", encoding="utf-8")
     with serve(tmp_path) as base, chromium() as browser:
         page = browser.new_page()
         page.goto(f"{base}/split.html")
