@@ -568,7 +568,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pip", action="append", default=[], metavar="ARG",
                         help="an extra argument for pip install (e.g. --pip=--no-index --pip=--find-links=DIR)")
     parser.add_argument("--floors-dir", type=Path, default=FLOORS, help=argparse.SUPPRESS)
-    parser.add_argument("--env-root", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--env-root", type=Path, metavar="DIR",
+                        help="where the overlay environments go (default .nox/canary; a worktree whose .nox is "
+                             "another checkout's should name its own, e.g. _build/canary-envs)")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--base", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--only", type=Path, help=argparse.SUPPRESS)
