@@ -37,17 +37,27 @@ kernelspec:
 ```{code-cell} python
 :load: ../../snippets/sec/plain.py
 ```
+
+```{code-cell} python
+:load: ../../snippets/sec/uses_dep.py
+```
 """
 USES = '"""Calls the API that kbdrift 2.0 removed."""\nimport kbdrift\n\nprint(kbdrift.old_api())\nassert kbdrift.old_api() == 1\n'
+# kbdep 1.0 requires kbdrift>=2.0, and its program runs kbdrift in a child process only.
+DEP = ('"""Runs kbdep in a child process."""\nimport subprocess\nimport sys\n\n'
+       'CHILD = """\nimport kbdep\nprint(kbdep.VERSION)\n"""\n'
+       'out = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, check=True)\n'
+       'print(out.stdout.strip())\nassert out.stdout.strip() == "1.0"\n')
 PLAIN = '"""Imports no package the canary changes."""\nprint(sum(range(4)))\nassert sum(range(4)) == 6\n'
 
 
-def wheel(folder: Path, version: str, body: str) -> Path:
-    """A pure-Python wheel of ``kbdrift`` (zip, METADATA, WHEEL and RECORD, as pip expects)."""
-    dist = f"kbdrift-{version}.dist-info"
+def wheel(folder: Path, version: str, body: str, package: str = "kbdrift", requires: str = "") -> Path:
+    """A pure-Python wheel (zip, METADATA, WHEEL and RECORD, as pip expects)."""
+    dist = f"{package}-{version}.dist-info"
     files = {
-        "kbdrift/__init__.py": body,
-        f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: kbdrift\nVersion: {version}\n",
+        f"{package}/__init__.py": body,
+        f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: {package}\nVersion: {version}\n"
+                            + (f"Requires-Dist: {requires}\n" if requires else ""),
         f"{dist}/WHEEL": "Wheel-Version: 1.0\nGenerator: kb-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
     }
     record = []
@@ -55,7 +65,7 @@ def wheel(folder: Path, version: str, body: str) -> Path:
         digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
         record.append(f"{name},sha256={digest},{len(text.encode())}")
     files[f"{dist}/RECORD"] = "\n".join(record + [f"{dist}/RECORD,,"]) + "\n"
-    path = folder / f"kbdrift-{version}-py3-none-any.whl"
+    path = folder / f"{package}-{version}-py3-none-any.whl"
     with zipfile.ZipFile(path, "w") as zf:
         for name, text in files.items():
             zf.writestr(name, text)
@@ -70,10 +80,12 @@ def site(tmp_path_factory):
     (root / "snippets" / "sec").mkdir(parents=True)
     (root / "snippets" / "sec" / "uses_drift.py").write_text(USES, encoding="utf-8")
     (root / "snippets" / "sec" / "plain.py").write_text(PLAIN, encoding="utf-8")
+    (root / "snippets" / "sec" / "uses_dep.py").write_text(DEP, encoding="utf-8")
     wheels = root / "wheels"
     wheels.mkdir()
     wheel(wheels, "1.0", "def old_api():\n    return 1\n")
     wheel(wheels, "2.0", "def new_api():\n    return 2\n")
+    wheel(wheels, "1.0", "VERSION = '1.0'\n", package="kbdep", requires="kbdrift>=2.0")
     return root
 
 
@@ -137,3 +149,32 @@ def test_the_floor_walk_stops_at_the_first_failing_release(site):
     expected = hashlib.sha256(USES.encode()).hexdigest()
     assert one["snippets"]["snippets/sec/uses_drift.py"]["sha256"] == expected
     assert one["date"] and one["machine"]
+
+
+def test_a_set_pip_cannot_install_together_runs_nothing_that_loads_it(site):
+    """kbdep 1.0 requires kbdrift>=2.0: with kbdrift 1.0 beside it (pip installs the pair only with
+    --no-deps, and pip check complains), the program that loads kbdep, in a child process, is not
+    installable and does not run; the one that needs only kbdrift 1.0 runs and passes."""
+    out = site / "report-conflict"
+    result = canary(site, "kbdep==1.0", "kbdrift==1.0", "--pip=--no-deps", "--out", str(out))
+    assert result.returncode == 1, result.stdout + result.stderr
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    dep = report["snippets"]["snippets/sec/uses_dep.py"]
+    assert dep["status"] == "not installable", dep
+    assert dep["error"] == "kbdep 1.0 requires kbdrift>=2.0 (this set has kbdrift 1.0)"
+    assert report["snippets"]["snippets/sec/uses_drift.py"]["status"] == "pass"
+    assert report["requires"]["kbdep"] == {"version": "1.0", "requires": ["kbdrift>=2.0"]}
+    assert report["conflicts"] == {"kbdep": [dep["error"]]}
+    assert "1 not installable" in (out / "report.md").read_text(encoding="utf-8")
+
+
+def test_a_program_whose_package_runs_in_a_child_is_checked_on_the_release(site):
+    """uses_dep.py imports only subprocess and sys; kbdep runs in its child, under the overlay's
+    interpreter, so it is affected by kbdep and passes with it (pip brings kbdrift 2.0, on which
+    uses_drift.py fails: the canary's exit status is 1)."""
+    out = site / "report-child"
+    result = canary(site, "kbdep==1.0", "--out", str(out))
+    assert "[canary] snippets/sec/uses_dep.py: ok" in result.stdout, result.stdout + result.stderr
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert report["snippets"]["snippets/sec/uses_dep.py"]["status"] == "pass"
+    assert report["changed"] == {"kbdep": [None, "1.0"], "kbdrift": [None, "2.0"]}

@@ -520,8 +520,9 @@ def test_the_floors_table_follows_an_edited_program_in_a_warm_build(fixture_proj
     checked = {f"snippets/sec/{name}": {"sha256": hashlib.sha256((project / "snippets" / "sec" / name).read_bytes()).hexdigest(),
                                         "status": "pass" if name == "jax_side.py" else "not affected"}
                for name in ("figure.py", "jax_side.py", "torch_side.py")}  # every program of the page
-    report = {"format": 1, "package": "jax", "version": "0.11.2", "date": "2026-12-02", "machine": "test",
-              "python": "3.12.1", "asked": [], "changed": {}, "install": {}, "snippets": checked}
+    report = {"format": 2, "package": "jax", "version": "0.11.2", "date": "2026-12-02", "machine": "test",
+              "python": "3.12.1", "asked": [], "changed": {}, "install": {}, "snippets": checked,
+              "requires": {"jax": {"version": "0.11.2", "requires": []}}, "conflicts": {}}  # kb.floors.impossible
     (floors / "jax-0.11.2.json").write_text(json.dumps(report), encoding="utf-8")
     index = project / "docs" / "index.md"  # the table, under the label the pages' floor line links to
     index.write_text(index.read_text(encoding="utf-8") + "\n(ref-migration-floors)=\n## Floors\n\n```{kb-floors-table}\n```\n", encoding="utf-8")

@@ -13,8 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from kb.floors import PACKAGES, RELEASES, floors_of, load_reports, page_floor, version_key
+from kb.floors import (PACKAGES, RELEASES, floors_of, impossible, load_reports, page_floor, page_floors,
+                       report_problems, requirements_of, version_key)
+from kb.run.plan import snippet_digest
 from kb.run.store import pinned_versions
+from tools.canary import closure, installed_graph, uses
+from tools.shards import site_plan
 from tools.site import DOCS, ROOT
 
 FLOORS = DOCS / "_data" / "floors"
@@ -59,6 +63,66 @@ def test_reports_load_newest_first(tmp_path):
     assert [r["version"] for r in load_reports(tmp_path)["jax"]] == ["0.11.2", "0.10.2", "0.9.2"]
 
 
+# The reader review of 2026-12-06: the Flax pages said "jax >= 0.10.2" beside flax 0.12.12, which
+# itself requires jax >= 0.11.1. The walk had installed jax 0.10.2 behind the pinned flax (pip only
+# warned), and the Flax programs passed on that set.
+FLAX_PIN = {"version": "0.12.12", "requires": ["jax>=0.11.1", "optax", "numpy>=1.23.2"]}
+
+
+def impossible_project(tmp_path: Path, flax_status: str) -> Path:
+    """A project whose one program uses flax, with a jax walk (0.10.2, flax at its pin) and a flax
+    walk (0.11.2 fails, so flax's floor is the pin)."""
+    (tmp_path / "docs" / "_data" / "floors").mkdir(parents=True)
+    (tmp_path / "snippets").mkdir()
+    program = tmp_path / "snippets" / "f.py"
+    program.write_text("from flax import nnx\nprint(nnx)\n", encoding="utf-8")
+    (tmp_path / "requirements.txt").write_text("jax==0.12.0.1\nflax==0.12.12\n", encoding="utf-8")
+    sha = snippet_digest(program)
+    jax = {"format": 2, "package": "jax", "version": "0.10.2", "date": "2026-12-06", "install": {"ok": True},
+           "changed": {"jax": ["0.12.0.1", "0.10.2"]}, "conflicts": {},
+           "requires": {"flax": FLAX_PIN, "jax": {"version": "0.10.2", "requires": ["jaxlib<=0.10.2,>=0.10.2"]}},
+           "snippets": {"snippets/f.py": {"status": flax_status, "sha256": sha}}}
+    flax = {"format": 2, "package": "flax", "version": "0.11.2", "date": "2026-12-06", "install": {"ok": True},
+            "changed": {"flax": ["0.12.12", "0.11.2"]}, "conflicts": {},
+            "requires": {"flax": {"version": "0.11.2", "requires": ["jax>=0.6"]},
+                         "jax": {"version": "0.12.0.1", "requires": ["jaxlib<=0.12.0.1,>=0.12.0.1"]}},
+            "snippets": {"snippets/f.py": {"status": "fail", "sha256": sha, "error": "ImportError"}}}
+    for report in (jax, flax):
+        path = tmp_path / "docs" / "_data" / "floors" / f"{report['package']}-{report['version']}.json"
+        path.write_text(json.dumps(report), encoding="utf-8")
+    return tmp_path
+
+
+def test_a_floor_line_naming_releases_pip_cannot_install_together_is_refused(tmp_path):
+    root = impossible_project(tmp_path, "pass")
+    floors, problems = page_floors(root / "docs", "_data/floors", ["snippets/f.py"])
+    assert {p: f["floor"] for p, f in floors.items()} == {"jax": "0.10.2", "flax": "0.12.12"}
+    assert problems == ["flax 0.12.12 requires jax>=0.11.1, not jax 0.10.2"]
+    assert floors_of(root / "docs", "_data/floors", ["snippets/f.py"]) == {}  # the page says nothing
+    # The report itself is refused too: a Flax program passed on a set pip cannot install.
+    report = json.loads((root / "docs/_data/floors/jax-0.10.2.json").read_text(encoding="utf-8"))
+    assert report_problems(report, lambda name, sha: {"flax", "jax", "optax"}) == [
+        "flax 0.12.12 requires jax>=0.11.1, not jax 0.10.2, and the report does not say so",
+        "snippets/f.py passes on jax 0.10.2 with flax 0.12.12, which pip cannot install together"]
+
+
+def test_the_walk_as_it_is_now_gives_a_set_pip_can_install(tmp_path):
+    """The canary marks the Flax program 'not installable' on jax 0.10.2 (flax 0.12.12 stays): the
+    page's jax floor is the pin, a set that installs."""
+    root = impossible_project(tmp_path, "not installable")
+    report_path = root / "docs/_data/floors/jax-0.10.2.json"
+    report = json.loads(report_path.read_text(encoding="utf-8"))
+    report["conflicts"] = {"flax": ["flax 0.12.12 requires jax>=0.11.1 (this set has jax 0.10.2)"]}
+    report_path.write_text(json.dumps(report), encoding="utf-8")
+    floors = floors_of(root / "docs", "_data/floors", ["snippets/f.py"])
+    assert {p: f["floor"] for p, f in floors.items()} == {"jax": "0.12.0.1", "flax": "0.12.12"}
+    assert report_problems(report, lambda name, sha: {"flax", "jax"}) == []
+
+
+def test_a_release_whose_requirements_no_report_recorded_is_not_claimed():
+    assert impossible({"jax": "0.9.2"}, {}) == ["jax 0.9.2: no report recorded its requirements"]
+
+
 def test_the_committed_reports_are_dated_and_name_their_machine():
     paths = sorted(FLOORS.glob("*.json"))
     assert paths, "no floor reports: run nox -s canary -- --floors and commit docs/_data/floors/"
@@ -69,6 +133,43 @@ def test_the_committed_reports_are_dated_and_name_their_machine():
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", data["date"]) and "cores" in data["machine"]
         assert data["package"] in PACKAGES and version_key(data["version"]) < version_key(pinned[data["package"]])
         assert data["install"]["ok"], (path.name, data["install"])
+
+
+def test_the_committed_reports_claim_no_pass_on_a_set_pip_cannot_install():
+    """Each report keeps the requirements of the releases it followed; a program that passed must
+    not load a release whose own requirements that set breaks (its imports, its child processes'
+    and what they require, in the pinned environment: tools.canary.uses and closure)."""
+    _, requires, modules, _ = installed_graph()
+
+    def loads(name: str, sha: str) -> set[str] | None:
+        path = ROOT / name
+        if not path.is_file() or snippet_digest(path) != sha:
+            return None
+        return closure(uses(path.read_text(encoding="utf-8"), modules), requires)
+
+    problems = [p for path in sorted(FLOORS.glob("*.json"))
+                for p in report_problems(json.loads(path.read_text(encoding="utf-8")), loads)]
+    assert problems == []
+
+
+def test_every_page_with_programs_names_a_set_pip_can_install():
+    """Every page whose programs use jax, flax or optax shows its floors (none edited since the
+    walk, none added), and the releases its line names install together."""
+    reports = load_reports(FLOORS)
+    table = requirements_of(reports)
+    _, requires, modules, _ = installed_graph()
+    pages = site_plan(DOCS).pages
+    without, wrong = [], []
+    for page, names in sorted(pages.items()):
+        floors, problems = page_floors(DOCS, "_data/floors", names)
+        wrong += [f"{page}: {p}" for p in problems]
+        used = any(closure(uses((ROOT / name).read_text(encoding="utf-8"), modules), requires) & set(PACKAGES)
+                   for name in names)
+        if used and not floors:
+            without.append(page)
+        named = {p: f["floor"] for p, f in floors.items()}
+        assert not impossible(named, table) or problems
+    assert wrong == [] and without == [], (wrong, without)
 
 
 def built(site: Path, language: str, page: str) -> str:

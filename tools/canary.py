@@ -50,6 +50,7 @@ import re
 import subprocess
 import sys
 import sysconfig
+import textwrap
 from pathlib import Path
 from typing import NotRequired, TypedDict
 
@@ -69,7 +70,7 @@ COMPANIONS = {"jax": "jaxlib"}  # jax==X needs jaxlib==X
 FLOOR_STEPS = ("jax==0.11.2", "jax==0.10.2", "jax==0.9.2",
                "flax==0.11.2", "flax==0.10.7", "flax==0.9.0",
                "optax==0.2.7", "optax==0.2.6", "optax==0.2.5", "optax==0.2.4")
-FORMAT = 1
+FORMAT = 2  # 2: requires, conflicts and the status not installable (2026-12-07)
 DRIFT = re.compile(r"(DeprecationWarning|FutureWarning|PendingDeprecationWarning|has no attribute|"
                    r"cannot import name|No module named|unexpected keyword argument|"
                    r"missing \d+ required (positional|keyword)|is deprecated|was removed|has been removed|"
@@ -135,10 +136,23 @@ def slug(specs: list[tuple[str, str | None]], pre: bool) -> str:
 
 
 def imported_modules(source: str) -> set[str]:
-    """The top-level modules a program imports, anywhere in it.
+    """The top-level modules a program imports, anywhere in it, and in the Python code it hands a
+    child process: a string constant that parses as a program with imports (``python -c CHILD``,
+    a script written to a file and run with ``sys.executable``). A program whose JAX runs only in
+    a child imports nothing but ``subprocess`` itself; without its children's imports it was never
+    run on an older release (12 such programs until 2026-12-07, ``performance/meas_gpu_env.py``
+    among them). The child runs under the same interpreter (``sys.executable``, the overlay's), so
+    it imports the overlay's releases.
 
     >>> sorted(imported_modules("import jax.numpy as jnp\\nfrom flax import nnx\\ndef f():\\n    import optax"))
     ['flax', 'jax', 'optax']
+    >>> sorted(imported_modules("import subprocess, sys\\nCHILD = 'from jaxlib import xla_client'\\n"
+    ...                         "subprocess.run([sys.executable, '-c', CHILD])"))
+    ['jaxlib', 'subprocess', 'sys']
+    >>> sorted(imported_modules("import textwrap\\nP = textwrap.dedent('\\\\n    import jax\\\\n    print(1)\\\\n')"))
+    ['jax', 'textwrap']
+    >>> sorted(imported_modules('print("import jax is not code here: it has words around it")'))
+    []
     """
     found = set()
     for node in ast.walk(ast.parse(source)):
@@ -146,6 +160,12 @@ def imported_modules(source: str) -> set[str]:
             found.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             found.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "import" in node.value:
+            try:
+                child = textwrap.dedent(node.value)
+                found |= imported_modules(child) if child != source else set()
+            except (SyntaxError, ValueError):
+                pass  # prose, a shell line, a fragment of an f-string: not a program
     return found
 
 
@@ -166,27 +186,85 @@ def dependents(changed: set[str], requires: dict[str, set[str]]) -> set[str]:
     return out
 
 
-def installed_graph() -> tuple[dict[str, str], dict[str, set[str]], dict[str, set[str]]]:
-    """In this interpreter: every distribution's version, what each requires, and which
-    distributions provide each top-level module."""
+def applicable(requirements: list[str] | None) -> list[str]:
+    """A distribution's requirements that apply to a plain install (no extras) on this machine.
+
+    >>> applicable(["jax>=0.11.1", "numpy; python_version < '3'", "rich; extra == 'all'"])
+    ['jax>=0.11.1']
+    """
+    from packaging.requirements import Requirement
+
+    out = []
+    for text in requirements or []:
+        requirement = Requirement(text)
+        if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+            out.append(text)
+    return out
+
+
+def installed_graph() -> tuple[dict[str, str], dict[str, set[str]], dict[str, set[str]], dict[str, list[str]]]:
+    """In this interpreter: every distribution's version, what each requires (names), which
+    distributions provide each top-level module, and each distribution's requirements as written
+    (``Requires-Dist``, those that apply: ``applicable``)."""
     from importlib.metadata import distributions, packages_distributions
 
-    versions, requires = {}, {}
+    versions, requires, written = {}, {}, {}
     for dist in distributions():
         name = canonical(dist.metadata["Name"])
         if name in versions:  # an overlay's own copy comes first on sys.path and wins
             continue
         versions[name] = dist.version
-        needs = set()
-        for requirement in dist.requires or []:
-            if "extra ==" in requirement:
-                continue
-            match = re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", requirement)
-            if match:
-                needs.add(canonical(match[0]))
-        requires[name] = needs
+        written[name] = applicable(dist.requires)
+        requires[name] = {canonical(re.match(r"[A-Za-z0-9][A-Za-z0-9._-]*", r)[0]) for r in written[name]}
     modules = {module: {canonical(d) for d in dists} for module, dists in packages_distributions().items()}
-    return versions, requires, modules
+    return versions, requires, modules, written
+
+
+def conflicts(versions: dict[str, str], written: dict[str, list[str]], changed: set[str]) -> dict[str, list[str]]:
+    """Each distribution whose own requirements this set of versions breaks, with why: the set
+    pip could not install together (``pip install`` in an overlay moves one package and only warns;
+    the walk must not count a program as passing on a set that no reader can install). Only
+    requirements of or on a changed distribution count (the pins' own set is the build's).
+
+    >>> conflicts({"flax": "0.12.12", "jax": "0.10.2", "optax": "0.2.8"},
+    ...           {"flax": ["jax>=0.11.1", "optax"], "optax": ["jax>=0.5"], "jax": []}, {"jax"})
+    {'flax': ['flax 0.12.12 requires jax>=0.11.1 (this set has jax 0.10.2)']}
+    """
+    from packaging.requirements import Requirement
+
+    found: dict[str, list[str]] = {}
+    for name, requirements in written.items():
+        for text in requirements:
+            requirement = Requirement(text)
+            target = canonical(requirement.name)
+            if name not in changed and target not in changed:
+                continue
+            have = versions.get(target)
+            if have is None:
+                found.setdefault(name, []).append(f"{name} {versions[name]} requires {text} (not installed)")
+            elif not requirement.specifier.contains(have, prereleases=True):
+                found.setdefault(name, []).append(f"{name} {versions[name]} requires {text} (this set has {target} {have})")
+    return found
+
+
+def closure(names: set[str], requires: dict[str, set[str]]) -> set[str]:
+    """The distributions and everything they require, transitively.
+
+    >>> sorted(closure({"flax"}, {"flax": {"jax", "optax"}, "optax": {"jax"}, "jax": {"jaxlib"}}))
+    ['flax', 'jax', 'jaxlib', 'optax']
+    """
+    out, todo = set(), list(names)
+    while todo:
+        name = todo.pop()
+        if name not in out:
+            out.add(name)
+            todo.extend(requires.get(name, ()))
+    return out
+
+
+def uses(source: str, modules: dict[str, set[str]]) -> set[str]:
+    """The distributions whose modules a program (or its child processes) imports."""
+    return set().union(*(modules.get(m, {canonical(m)}) for m in imported_modules(source)))
 
 
 def affected(source: str, touched: set[str], modules: dict[str, set[str]]) -> bool:
@@ -197,7 +275,7 @@ def affected(source: str, touched: set[str], modules: dict[str, set[str]]) -> bo
     >>> affected("from flax import nnx", {"optax", "flax"}, {"flax": {"flax"}})
     True
     """
-    return any(modules.get(m, {canonical(m)}) & touched for m in imported_modules(source))
+    return bool(uses(source, modules) & touched)
 
 
 # --------------------------------------------------------------------------------------------
@@ -229,10 +307,11 @@ class Entry(TypedDict):
     place that spells its shape (``entry`` and ``run_inside`` build it; a floor report keeps it
     without ``seconds``, ``floor_summary``, and ``kb.floors`` reads that)."""
 
-    status: str  # pass, fail, not affected
+    status: str  # pass, fail, not installable (a package it loads requires other versions), not affected
     sha256: str  # of the snippet's bytes
     seconds: NotRequired[float]  # a run's (pass, fail)
-    error: NotRequired[str]  # why it failed (kb.run.store.problem), or that no record was written
+    error: NotRequired[str]  # why it failed (kb.run.store.problem), that no record was written, or
+    # which requirements the set breaks (not installable)
     line: NotRequired[int | None]  # the snippet's line where the exception escaped
     drift: NotRequired[str | None]  # the message of an API drift (drift_message)
 
@@ -297,8 +376,9 @@ def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[s
 
     from .shards import site_plan
 
-    versions, requires, modules = installed_graph()
+    versions, requires, modules, written = installed_graph()
     changed = {n: [base_versions.get(n), v] for n, v in versions.items() if base_versions.get(n) != v}
+    broken = conflicts(versions, written, set(changed))
     # The stamp makes the overlay's lock (part of every record key) the versions it runs with.
     lock = hashlib.sha256(json.dumps(sorted(versions.items())).encode()).hexdigest()
     (Path(sys.prefix) / ".requirements.sha256").write_text(lock)
@@ -307,12 +387,24 @@ def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[s
     pages, jobs = plan.pages, plan.jobs
     runs = {name: job for name, job in jobs.items()
             if (only is None or name in only) and affected(job.path.read_text(encoding="utf-8"), touched, modules)}
+    # A program that loads a distribution whose own requirements this set breaks (flax 0.12.12 with
+    # jax 0.10.2) does not run: no reader can install what it needs, whatever it would print.
+    refused = {}
+    for name, job in runs.items():
+        why = [line for dist in sorted(closure(uses(job.path.read_text(encoding="utf-8"), modules), requires))
+               for line in broken.get(dist, [])]
+        if why:
+            refused[name] = "; ".join(why)
+    runs = {name: job for name, job in runs.items() if name not in refused}
     records_dir = out / "records"
     # A good record of the same bytes under the same versions and runner (the key says so) is kept
     # from an earlier canary in this folder: only snippets edited since, or that failed, run again.
     kept = {name for name, job in runs.items() if good_record(records_dir, name, job.key) is not None}
-    print(f"canary: {len(changed)} distributions differ from the pins; {len(runs)} of {len(jobs)} snippets affected, "
-          f"{len(kept)} of them passed before exactly as they are now, {len(runs) - len(kept)} to run", flush=True)
+    print(f"canary: {len(changed)} distributions differ from the pins; {len(runs) + len(refused)} of {len(jobs)} "
+          f"snippets affected, {len(refused)} of them not installable with these versions, {len(kept)} passed before "
+          f"exactly as they are now, {len(runs) - len(kept)} to run", flush=True)
+    for line in sorted({line for lines in broken.values() for line in lines}):
+        print(f"canary: {line}", flush=True)
     def done(record):
         write_record(records_dir, record)
         print(f"[canary] {record['snippet']}: {'ok' if record['returncode'] == 0 else 'FAILED'}", flush=True)
@@ -324,10 +416,18 @@ def run_inside(docs: Path, out: Path, base_versions: dict[str, str], only: set[s
     for name, job in jobs.items():
         if name in runs:
             snippets[name] = entry(read_record(record_path(records_dir, name, job.key)), job.path.read_bytes())
+        elif name in refused:
+            snippets[name] = Entry(status="not installable", sha256=snippet_digest(job.path), error=refused[name][:600],
+                                   drift=None)
         elif only is None or name in only:
             snippets[name] = Entry(status="not affected", sha256=snippet_digest(job.path))
+    # What a floor's test reads to tell a set pip can install from one it cannot (tests/test_kb_floors.py):
+    # each followed or changed distribution's version and its own requirements.
+    followed = sorted(n for n in {*CANARY_PACKAGES, *changed} if n in versions)
     return {"versions": {n: versions[n] for n in sorted(versions) if n in base_versions or n in changed},
-            "changed": changed, "touched": sorted(touched), "pages": pages, "snippets": snippets}
+            "changed": changed, "touched": sorted(touched), "pages": pages, "snippets": snippets,
+            "requires": {n: {"version": versions[n], "requires": written[n]} for n in followed},
+            "conflicts": broken}
 
 
 # --------------------------------------------------------------------------------------------
@@ -349,10 +449,14 @@ def markdown(report: dict) -> str:
                                           or "nothing (the pins are the newest releases)"), ""]
     if install["pip_check"]:
         lines += ["`pip check` says:", "", "```text", *install["pip_check"], "```", ""]
-    counts = {s: sum(1 for e in report["snippets"].values() if e["status"] == s) for s in ("pass", "fail", "not affected")}
-    lines += [f"Snippets: {counts['pass']} pass, {counts['fail']} fail, {counts['not affected']} not affected.", ""]
+    statuses = ("pass", "fail", "not installable", "not affected")
+    counts = {s: sum(1 for e in report["snippets"].values() if e["status"] == s) for s in statuses}
+    lines += ["Snippets: " + ", ".join(f"{counts[s]} {s}" for s in statuses) + ".", ""]
+    if report.get("conflicts"):
+        lines += ["Not installable together (each distribution's own requirements; its programs did not run):", "",
+                  *sorted({f"- {line}" for found in report["conflicts"].values() for line in found}), ""]
     failing = [(page, name) for page, names in report["pages"].items() for name in names
-               if report["snippets"].get(name, {}).get("status") == "fail"]
+               if report["snippets"].get(name, {}).get("status") in ("fail", "not installable")]
     if failing:
         lines += ["| page | snippet | error | API drift |", "|---|---|---|---|"]
         for page, name in failing:
@@ -364,7 +468,7 @@ def markdown(report: dict) -> str:
         lines.append("")
     passing = [page for page, names in report["pages"].items()
                if any(report["snippets"].get(n, {}).get("status") == "pass" for n in names)
-               and not any(report["snippets"].get(n, {}).get("status") == "fail" for n in names)]
+               and not any(report["snippets"].get(n, {}).get("status") in ("fail", "not installable") for n in names)]
     if passing:
         lines += [f"Pages whose affected snippets all pass ({len(passing)}): " + ", ".join(passing), ""]
     return "\n".join(lines) + "\n"
@@ -405,14 +509,16 @@ def canary(specs: list[tuple[str, str | None]], *, pre: bool = False, out: Path 
 
 
 def failed(report: dict) -> bool:
-    return not report["install"]["ok"] or any(e["status"] == "fail" for e in report["snippets"].values())
+    return not report["install"]["ok"] or any(e["status"] in ("fail", "not installable")
+                                              for e in report["snippets"].values())
 
 
 def floor_summary(report: dict, package: str, version: str, first: bool) -> dict:
     """What a floor report keeps of a canary report: no seconds, and the snippets that ran (the
     first step of a walk keeps the unaffected ones too, with their hashes, so that kb.floors can
     tell a snippet that does not use the package from one added since the check)."""
-    kept = {k: report[k] for k in ("format", "date", "machine", "python", "asked", "install", "changed")}
+    kept = {k: report.get(k, {}) for k in ("format", "date", "machine", "python", "asked", "install", "changed",
+                                            "requires", "conflicts")}
     kept["package"], kept["version"] = package, version
     kept["snippets"] = {n: {k: v for k, v in e.items() if k != "seconds"}
                         for n, e in report["snippets"].items() if first or e["status"] != "not affected"}
@@ -462,7 +568,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pip", action="append", default=[], metavar="ARG",
                         help="an extra argument for pip install (e.g. --pip=--no-index --pip=--find-links=DIR)")
     parser.add_argument("--floors-dir", type=Path, default=FLOORS, help=argparse.SUPPRESS)
-    parser.add_argument("--env-root", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--env-root", type=Path, metavar="DIR",
+                        help="where the overlay environments go (default .nox/canary; a worktree whose .nox is "
+                             "another checkout's should name its own, e.g. _build/canary-envs)")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--base", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--only", type=Path, help=argparse.SUPPRESS)

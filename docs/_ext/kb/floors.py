@@ -11,10 +11,18 @@
    package none of the page's programs uses has no floor. A claim is made only from reports that
    checked the page's snippets **as they are now**: if one was edited or added since (its hash
    differs or it is missing), nothing is said for that package until the canary runs again.
-3. The header box (``kb.page.put_in_header``) gets a line after the provenance line: "Runs on jax
+   Each floor was checked with the other packages at their pins; a program that loads a package
+   whose own requirements that set breaks (flax 0.12.12 with jax 0.10.2) is "not installable"
+   there, a failure like any other.
+3. **A set pip can install.** The floors a page names together are one set of releases, and each
+   release's own requirements (``Requires-Dist``, which every report keeps for the packages it
+   followed: ``requirements_of``) must admit the others: ``impossible`` says what breaks, and a
+   page whose set is impossible, or whose releases' requirements no report recorded, says
+   nothing (``floors_of``); tests/test_kb_floors.py fails on such a page.
+4. The header box (``kb.page.put_in_header``) gets a line after the provenance line: "Runs on jax
    ≥ A, flax ≥ B (the oldest releases checked, on <date>)", worded in the build's language and
    linking each version to its release on PyPI, and to the migration page's table.
-4. ``{kb-floors-table}`` (on ``reference/migration``) is that table for every page: the floor of
+5. ``{kb-floors-table}`` (on ``reference/migration``) is that table for every page: the floor of
    each package, linked to the release, and what fails on the release below it.
 """
 
@@ -33,6 +41,7 @@ from sphinx.util.docutils import SphinxDirective
 from .mode import shows_outputs
 from .page import loaded_snippets, put_in_header, site_plan
 from .run.plan import snippet_digest
+from .run.platforms import canonical
 from .run.store import pinned_versions
 from .translations import _, separator
 
@@ -106,13 +115,96 @@ def page_floor(snippets: dict[str, str], reports: list[dict[str, Any]], pin: str
     return {"floor": floor, "below": below, "date": date, "oldest_checked": reports[-1]["version"]}
 
 
-def floors_of(srcdir: Path, floors_dir: str, snippet_names: list[str]) -> dict[str, dict[str, Any]]:
-    """Every package's floor for a page's snippets (names from the repository root)."""
+def requirements_of(reports: dict[str, list[dict[str, Any]]]) -> dict[tuple[str, str], list[str]]:
+    """Each release's own requirements, as the reports recorded them: (package, version) -> the
+    ``Requires-Dist`` lines that apply to a plain install (the pins' come from the walks of the
+    other packages, where they stayed installed)."""
+    table: dict[tuple[str, str], list[str]] = {}
+    for found in reports.values():
+        for report in found:
+            for name, entry in report.get("requires", {}).items():
+                table.setdefault((canonical(name), entry["version"]), entry["requires"])
+    return table
+
+
+def impossible(named: dict[str, str], requirements: dict[tuple[str, str], list[str]]) -> list[str]:
+    """Why pip cannot install the releases a floor line names together (empty: it can).
+
+    >>> table = {("flax", "0.12.12"): ["jax>=0.11.1", "optax"], ("jax", "0.10.2"): ["jaxlib<=0.10.2,>=0.10.2"],
+    ...          ("jax", "0.11.2"): ["jaxlib<=0.11.2,>=0.11.2"]}
+    >>> impossible({"jax": "0.10.2", "flax": "0.12.12"}, table)
+    ['flax 0.12.12 requires jax>=0.11.1, not jax 0.10.2']
+    >>> impossible({"jax": "0.11.2", "flax": "0.12.12"}, table)
+    []
+    >>> impossible({"jax": "0.11.2", "optax": "0.2.4"}, table)
+    ['optax 0.2.4: no report recorded its requirements']
+    """
+    from packaging.requirements import Requirement
+
+    problems = []
+    for package, version in named.items():
+        written = requirements.get((package, version))
+        if written is None:
+            problems.append(f"{package} {version}: no report recorded its requirements")
+            continue
+        for text in written:
+            requirement = Requirement(text)
+            other = canonical(requirement.name)
+            if other in named and not requirement.specifier.contains(named[other], prereleases=True):
+                problems.append(f"{package} {version} requires {text}, not {other} {named[other]}")
+    return problems
+
+
+def report_problems(report: dict[str, Any], loads) -> list[str]:
+    """What makes a floor report claim a pass on releases that pip cannot install together (empty:
+    nothing). ``loads(snippet, sha256)`` gives the distributions a program loads, its child
+    processes' and their requirements included (None: the program changed since the report).
+
+    >>> report = {"format": 2, "install": {"ok": True}, "conflicts": {}, "snippets": {
+    ...     "f.py": {"status": "pass", "sha256": "h"}}, "requires": {
+    ...     "flax": {"version": "0.12.12", "requires": ["jax>=0.11.1"]}, "jax": {"version": "0.10.2", "requires": []}}}
+    >>> report_problems(report, lambda name, sha: {"flax", "jax"})
+    ['flax 0.12.12 requires jax>=0.11.1, not jax 0.10.2, and the report does not say so', 'f.py passes on jax 0.10.2 with flax 0.12.12, which pip cannot install together']
+    """
+    from packaging.requirements import Requirement
+
+    if report.get("format", 1) < 2 or "requires" not in report:
+        return [f"{report.get('package')} {report.get('version')}: written before reports kept requirements "
+                "(walk the floors again)"]
+    if not report["install"]["ok"]:
+        return [f"{report['package']} {report['version']}: did not install"]
+    problems, broken = [], set(report.get("conflicts", {}))
+    versions = {name: entry["version"] for name, entry in report["requires"].items()}
+    for name, entry in report["requires"].items():
+        for text in entry["requires"]:
+            requirement = Requirement(text)
+            other = canonical(requirement.name)
+            if other in versions and not requirement.specifier.contains(versions[other], prereleases=True):
+                if name not in report.get("conflicts", {}):
+                    problems.append(f"{name} {entry['version']} requires {text}, not {other} {versions[other]}, "
+                                    "and the report does not say so")
+                broken.add(name)
+    for snippet, e in report["snippets"].items():
+        if e["status"] != "pass":
+            continue
+        found = loads(snippet, e["sha256"])
+        bad = sorted((found or set()) & broken)
+        if bad:
+            where = ", ".join(f"{n} {versions[n]}" for n in sorted(report.get("changed", {})) if n in versions) \
+                or ", ".join(f"{n} {versions[n]}" for n in sorted(versions) if n not in bad)
+            problems.append(f"{snippet} passes on {where} with {', '.join(f'{n} {versions[n]}' for n in bad)}, "
+                            "which pip cannot install together")
+    return problems
+
+
+def page_floors(srcdir: Path, floors_dir: str, snippet_names: list[str]) -> tuple[dict[str, dict[str, Any]], list[str]]:
+    """Every package's floor for a page's snippets (names from the repository root), and what
+    makes the set they name one that pip cannot install (``impossible``; empty when it can)."""
     root = Path(srcdir).parent
     folder = Path(srcdir, floors_dir).resolve()
     reports = load_reports(folder)
     if not reports:  # a project without floor reports (the test fixtures) says nothing, reads nothing
-        return {}
+        return {}, []
     pinned = pinned_versions(root / "requirements.txt")
     shas = {}
     for name in snippet_names:
@@ -124,7 +216,13 @@ def floors_of(srcdir: Path, floors_dir: str, snippet_names: list[str]) -> dict[s
         found = page_floor(shas, reports.get(package, []), pinned.get(package, "?"))
         if found is not None:
             out[package] = found
-    return out
+    return out, impossible({p: f["floor"] for p, f in out.items()}, requirements_of(reports)) if out else []
+
+
+def floors_of(srcdir: Path, floors_dir: str, snippet_names: list[str]) -> dict[str, dict[str, Any]]:
+    """The floors a page shows: none where the set they name is not one pip can install."""
+    floors, problems = page_floors(srcdir, floors_dir, snippet_names)
+    return {} if problems else floors
 
 
 def release_links(floors: dict[str, dict[str, Any]]) -> list[nodes.Node]:
