@@ -326,8 +326,20 @@ def entry(record: dict | None, snippet_bytes: bytes) -> Entry:
     reason = problem(record)
     if reason is None:
         return Entry(status="pass", sha256=sha, seconds=record["seconds"])
-    return Entry(status="fail", sha256=sha, seconds=record["seconds"], error=reason[:300],
-                 line=record.get("error_line"), drift=drift_message(record["stderr"]))
+    drift = drift_message(record["stderr"])
+    return Entry(status="fail", sha256=sha, seconds=record["seconds"], error=installed_path(reason)[:300],
+                 line=record.get("error_line"), drift=drift and installed_path(drift))
+
+
+def installed_path(message: str) -> str:
+    """A message with each installed file named from ``site-packages/`` on: the reports are committed and
+    shown on the migration page, where the folder of the machine that walked (a checkout, a worktree) says
+    nothing.
+
+    >>> installed_path("cannot import name 'x' from 'jax._src.core' (/work/a/.nox/kb/lib/python3.12/site-packages/jax/_src/core.py)")
+    "cannot import name 'x' from 'jax._src.core' (site-packages/jax/_src/core.py)"
+    """
+    return re.sub(r"(?<![\w.])/[^\s()'\"]*/site-packages/", "site-packages/", message)
 
 
 # --------------------------------------------------------------------------------------------
