@@ -1,0 +1,224 @@
+"""Run the site's notebooks as a reader runs them: each top to bottom in one Jupyter kernel (nbclient).
+
+    python -m tools.notebooks [PAGE ...] [--site DIR] [--language en] [--out DIR] [--timeout S]
+
+``nox -s notebooks`` builds the site, then runs every page's notebook (``_build/html/<language>/
+_kb/notebooks/<page>.ipynb``, written by ``kb.downloads`` and ``kb.notebooks.prepare``) on the CPU:
+
+1. **One kernel per notebook**, started with the environment a snippet runs in
+   (``kb.run.process.reader_environment``: none of the build's ``JAX_*``/``XLA_*`` settings) in an
+   empty working folder, running every cell in order, the Colab install cell included (it does
+   nothing outside Colab). At a cell whose metadata holds ``kb.restart`` the kernel is replaced by
+   a fresh one, as the note before that cell tells the reader to do; nowhere else.
+2. **Every cell must run without an error and write nothing to stderr** (a program on the site
+   writes nothing there either). A failure names the notebook, the cell's number (counting every
+   cell, from 1, as Jupyter and Colab show them) and the snippet it holds, with the end of its
+   traceback.
+3. **The outputs the page shows.** Each program's stdout is compared with the outputs the notebook
+   carries (the build's records, so the page's own outputs): digits masked and runs of spaces
+   folded where the program declares timings (``kb.run.snippet.TIMINGS``), as
+   ``tests/test_reproducible.py`` compares two runs. A difference is a failure too: the program
+   prints something else when earlier cells ran in its kernel. Figures are not compared (the
+   kernel shows them as PNG, the record as SVG).
+4. **A report**: ``<out>/report.json`` and ``report.md`` (default ``_build/notebooks/``): each
+   notebook's seconds, cells, restarts and problems. Exit status 1 if any notebook failed.
+
+Pages are named as ``core/jit`` (or ``docs/core/jit.md``); without any, every notebook runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tools.site import BUILD, HTML, SOURCE_LANGUAGE
+
+from kb.run.process import reader_environment  # noqa: E402 (tools.site makes docs/_ext importable)
+from kb.run.snippet import is_timing  # noqa: E402
+
+NOTEBOOKS = "_kb/notebooks"
+
+
+@dataclass
+class Result:
+    notebook: str
+    seconds: float = 0.0
+    cells: int = 0
+    restarts: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def _text(source) -> str:
+    return "".join(source) if isinstance(source, list) else source
+
+
+def stream(outputs: list, name: str = "stdout") -> str:
+    """The text a cell wrote to one stream (its outputs in order)."""
+    return "".join(_text(o.get("text", "")) for o in outputs if o.get("output_type") == "stream" and o.get("name") == name)
+
+
+KERNEL_FILE = re.compile(r"/\S*?ipykernel_\d+/\d+\.py")  # where IPython compiles a cell
+
+
+def comparable(text: str, timing: bool, snippet: str = "", moved: int = 0) -> str:
+    """Text as compared: the kernel's file name of a cell as the snippet's (its line numbers less
+    the ``moved`` lines the notebook added above the program), no spaces at the ends of lines (the
+    page keeps none), and a timing program's digits masked and runs of spaces folded.
+
+    >>> comparable('at /tmp/ipykernel_7/123.py:7 ', False, "snippets/a.py", 1)
+    'at snippets/a.py:6\\n'
+    >>> comparable("first call:   31.5 ms\\n", True)
+    'first call: #.# ms\\n'
+    """
+    if snippet:
+        text = re.sub(KERNEL_FILE.pattern + r'(:|", line )(\d+)', lambda m: f"{snippet}{m[1]}{int(m[2]) - moved}", text)
+        text = KERNEL_FILE.sub(snippet, text)
+    text = "".join(line.rstrip() + "\n" for line in text.splitlines())
+    return re.sub(r" +", " ", re.sub(r"\d+", "#", text)) if timing else text
+
+
+def first_difference(expected: str, got: str) -> str:
+    """The first line where two outputs differ, both ways."""
+    a, b = expected.splitlines(), got.splitlines()
+    for number, (x, y) in enumerate(zip(a, b), 1):
+        if x != y:
+            return f"line {number}: the page shows {x!r}, the kernel printed {y!r}"
+    return f"the page shows {len(a)} lines, the kernel printed {len(b)}"
+
+
+def _where(index: int, cell) -> str:
+    load = cell.get("metadata", {}).get("load")
+    return f"cell {index + 1}" + (f" ({load})" if load else "")
+
+
+def run_notebook(path: Path, name: str | None = None, timeout: float = 600) -> Result:
+    """Run one notebook as a reader does (module docstring); its problems, not an exception."""
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+
+    name = name or path.stem
+    nb = nbformat.read(path, as_version=4)
+    expected = [(c.get("outputs", []) if c.cell_type == "code" else None) for c in nb.cells]
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+    result = Result(name, cells=sum(c.cell_type == "code" for c in nb.cells))
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="kb-notebook-") as work:
+        client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=False,
+                                resources={"metadata": {"path": work}})
+        segments: list[list[int]] = [[]]
+        for index, cell in enumerate(nb.cells):
+            if cell.cell_type != "code":
+                continue
+            if cell.metadata.get("kb", {}).get("restart") and segments[-1]:
+                segments.append([])
+            segments[-1].append(index)
+        result.restarts = len(segments) - 1
+        stopped = False
+        for segment in segments:
+            if stopped:
+                break
+            # The kernel's own log (its start, a crash) in a file: a reader's Jupyter keeps it too.
+            with open(Path(work) / "kernel.log", "ab") as log, \
+                    client.setup_kernel(env=reader_environment(), cwd=work, stdout=log, stderr=log):
+                for index in segment:
+                    cell = nb.cells[index]
+                    try:
+                        client.execute_cell(cell, index)
+                    except CellTimeoutError:
+                        result.problems.append(f"{name}, {_where(index, cell)}: no result after {timeout:.0f} s")
+                        stopped = True
+                        break
+                    except DeadKernelError:
+                        log_tail = (Path(work) / "kernel.log").read_text(errors="replace").strip().splitlines()[-6:]
+                        result.problems.append(f"{name}, {_where(index, cell)}: the kernel died:\n" + "\n".join(log_tail))
+                        stopped = True
+                        break
+                    except CellExecutionError as error:
+                        tail = "\n".join(str(error).strip().splitlines()[-6:])
+                        result.problems.append(f"{name}, {_where(index, cell)} failed:\n{tail}")
+                        stopped = True  # later cells may depend on it, as in a reader's kernel
+                        break
+                    problem = check_cell(cell, expected[index])
+                    if problem:
+                        result.problems.append(f"{name}, {_where(index, cell)}: {problem}")
+    result.seconds = round(time.perf_counter() - start, 1)
+    return result
+
+
+def check_cell(cell, expected: list | None) -> str | None:
+    """What is wrong with an executed cell's outputs against the page's (None: nothing)."""
+    errors = stream(cell.outputs, "stderr")
+    if errors.strip():
+        return "wrote to stderr:\n" + "\n".join(errors.strip().splitlines()[-6:])
+    if not expected or not cell.metadata.get("load"):
+        return None  # a cell the notebook added (the install cell) shows nothing on the page
+    timing, snippet = is_timing(_text(cell.source)), cell.metadata["load"]
+    moved = cell.metadata.get("kb", {}).get("lines", 0)
+    want, got = comparable(stream(expected), timing), comparable(stream(cell.outputs), timing, snippet, moved)
+    return None if want == got else "prints something else than the page shows: " + first_difference(want, got)
+
+
+def notebooks(site: Path, language: str, pages: list[str]) -> list[tuple[str, Path]]:
+    root = site / language / NOTEBOOKS
+    if not pages:
+        return [(p.relative_to(root).with_suffix("").as_posix(), p) for p in sorted(root.rglob("*.ipynb"))]
+    found = []
+    for page in pages:
+        page = re.sub(r"^docs/|\.md$|\.ipynb$", "", page)
+        path = root / f"{page}.ipynb"
+        if not path.is_file():
+            raise SystemExit(f"{page}: no notebook at {path} (a page without code has none; build the site first)")
+        found.append((page, path))
+    return found
+
+
+def report(results: list[Result], out: Path, language: str) -> str:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.json").write_text(json.dumps([r.__dict__ for r in results], indent=1, ensure_ascii=False) + "\n",
+                                     encoding="utf-8")
+    failed = [r for r in results if r.problems]
+    lines = [f"# Notebooks ({language}): {len(results) - len(failed)} of {len(results)} ran as the pages show",
+             "", f"{sum(r.seconds for r in results):.0f} s in all, one kernel at a time on the CPU.", "",
+             "| notebook | code cells | restarts | seconds | result |", "|---|---:|---:|---:|---|"]
+    lines += [f"| {r.notebook} | {r.cells} | {r.restarts} | {r.seconds:.1f} | {'failed' if r.problems else 'ok'} |"
+              for r in results]
+    for r in failed:
+        lines += ["", f"## {r.notebook}", "", *(f"- {p}" for p in r.problems)]
+    text = "\n".join(lines) + "\n"
+    (out / "report.md").write_text(text, encoding="utf-8")
+    return text
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pages", nargs="*", help="core/jit or docs/core/jit.md (default: every notebook)")
+    parser.add_argument("--site", type=Path, default=HTML, help="the built site (default: _build/html)")
+    parser.add_argument("--language", default=SOURCE_LANGUAGE)
+    parser.add_argument("--out", type=Path, default=BUILD / "notebooks")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds one cell may run")
+    args = parser.parse_args(argv)
+    results = []
+    for page, path in notebooks(args.site, args.language, args.pages):
+        result = run_notebook(path, page, args.timeout)
+        print(f"{page}: {'FAILED' if result.problems else 'ok'} ({result.cells} cells, "
+              f"{result.restarts} restarts, {result.seconds:.1f} s)", flush=True)
+        for problem in result.problems:
+            print("  " + problem.replace("\n", "\n    "), flush=True)
+        results.append(result)
+    text = report(results, args.out, args.language)
+    print(text.splitlines()[0])
+    print(f"Report: {args.out / 'report.md'}")
+    return 1 if any(r.problems for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
