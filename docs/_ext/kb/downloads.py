@@ -112,8 +112,7 @@ def notebook_words() -> dict[str, str]:
         "changed": str(_("An earlier program changed settings of this process; this one expects JAX's defaults.")),
         "settings": str(_("This program sets {settings} before it imports JAX: JAX reads such settings only when "
                           "it is first imported in a process.")),
-        "defaults": str(_("An earlier program started JAX with other settings ({settings}); this one expects "
-                          "JAX's defaults.")),
+        "defaults": str(_("An earlier program set {settings} for this process; this one expects the defaults.")),
     }
 
 
