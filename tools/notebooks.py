@@ -14,12 +14,19 @@ _kb/notebooks/<page>.ipynb``, written by ``kb.downloads`` and ``kb.notebooks.pre
    writes nothing there either). A failure names the notebook, the cell's number (counting every
    cell, from 1, as Jupyter and Colab show them) and the snippet it holds, with the end of its
    traceback.
-3. **The outputs the page shows.** Each program's stdout is compared with the outputs the notebook
-   carries (the build's records, so the page's own outputs): digits masked and runs of spaces
-   folded where the program declares timings (``kb.run.snippet.TIMINGS``), as
-   ``tests/test_reproducible.py`` compares two runs. A difference is a failure too: the program
-   prints something else when earlier cells ran in its kernel. Figures are not compared (the
-   kernel shows them as PNG, the record as SVG).
+3. **The outputs the page shows.** What each program printed (its stdout, and the text of what it
+   displayed other than a figure: in a kernel, rich's tables are displayed, not printed), without
+   terminal colours (JAX colours its jaxprs in a kernel), is compared with the outputs the
+   notebook carries (the build's records, so the page's own outputs). Before each program the
+   runner has IPython name its code after its snippet, as the build does (``NAME_NEXT``), so that
+   file names in what it prints (tracebacks, a jaxpr's source lines, the size of a serialized
+   module that records them) are the page's; a reader's kernel shows its own cell names there. A
+   difference is a failure: the program prints something else when earlier cells ran in its
+   kernel. Not compared: figures (PNG in a kernel, SVG on the page); the outputs of a program that
+   says they depend on its process (``# Runs in a fresh process: <reason>``: a memory high-water
+   mark, say), which must only run; and of a timing program (``kb.run.snippet.TIMINGS``), only the
+   number of lines (which of two steps is faster may change from run to run).
+   ``ENVIRONMENT_NOISE`` is what this environment adds on stderr and a reader's does not.
 4. **A report**: ``<out>/report.json`` and ``report.md`` (default ``_build/notebooks/``): each
    notebook's seconds, cells, restarts and problems. Exit status 1 if any notebook failed.
 
@@ -29,6 +36,7 @@ Pages are named as ``core/jit`` (or ``docs/core/jit.md``); without any, every no
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import re
 import sys
@@ -40,7 +48,7 @@ from pathlib import Path
 from tools.site import BUILD, HTML, SOURCE_LANGUAGE
 
 from kb.run.process import reader_environment  # noqa: E402 (tools.site makes docs/_ext importable)
-from kb.run.snippet import is_timing  # noqa: E402
+from kb.run.snippet import fresh, is_timing  # noqa: E402
 
 NOTEBOOKS = "_kb/notebooks"
 
@@ -63,33 +71,83 @@ def stream(outputs: list, name: str = "stdout") -> str:
     return "".join(_text(o.get("text", "")) for o in outputs if o.get("output_type") == "stream" and o.get("name") == name)
 
 
+def printed(outputs: list) -> str:
+    """What a cell printed, as text: its stdout, and the text of what it displayed other than a
+    figure (in a kernel, rich's tables, ``jax.debug.visualize_array_sharding``, are displayed, not
+    printed), in order, without terminal colours (JAX colours its jaxprs in a kernel).
+
+    >>> printed([{"output_type": "stream", "name": "stdout", "text": "\\x1b[34;1mlambda\\x1b[39;22m x\\n"},
+    ...          {"output_type": "display_data", "data": {"text/plain": "table\\n", "text/html": "<pre>"}},
+    ...          {"output_type": "display_data", "data": {"text/plain": "<Figure>", "image/png": "..."}}])
+    'lambda x\\ntable\\n'
+    """
+    parts = []
+    for output in outputs:
+        if output.get("output_type") == "stream" and output.get("name") == "stdout":
+            parts.append(_text(output.get("text", "")))
+        elif output.get("output_type") in ("display_data", "execute_result"):
+            data = output.get("data", {})
+            if "text/plain" in data and not any(kind.startswith("image/") for kind in data):
+                text = _text(data["text/plain"])
+                parts.append(text if text.endswith("\n") else text + "\n")
+    return ANSI.sub("", "".join(parts))
+
+
 KERNEL_FILE = re.compile(r"/\S*?ipykernel_\d+/\d+\.py")  # where IPython compiles a cell
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# Lines on stderr that come from this runner's environment, not from the program: tqdm's notebook
+# bar needs ipywidgets, which a reader's Jupyter or Colab has and .nox/kb does not.
+ENVIRONMENT_NOISE = re.compile(r"TqdmWarning: IProgress not found|^\s*from \.autonotebook import tqdm as notebook_tqdm")
+# Run in the kernel before each program: IPython names the next cell's code after its snippet, as
+# the build names each program (kb.run.child), so file names in what it prints (a traceback, a
+# jaxpr's source line, the size of a serialized module that records them) are the page's.
+NAME_NEXT = """\
+def _kb_name_next(name):
+    compiler = get_ipython().compile
+    if not hasattr(compiler, "_kb_get_code_name"):
+        compiler._kb_get_code_name = compiler.get_code_name
+        def get_code_name(raw_code, transformed_code, number):
+            chosen, compiler._kb_next = getattr(compiler, "_kb_next", None), None
+            return chosen or compiler._kb_get_code_name(raw_code, transformed_code, number)
+        compiler.get_code_name = get_code_name
+    compiler._kb_next = name
+_kb_name_next({name!r}); del _kb_name_next
+"""
 
 
 def comparable(text: str, timing: bool, snippet: str = "", moved: int = 0) -> str:
     """Text as compared: the kernel's file name of a cell as the snippet's (its line numbers less
-    the ``moved`` lines the notebook added above the program), no spaces at the ends of lines (the
-    page keeps none), and a timing program's digits masked and runs of spaces folded.
+    the ``moved`` lines the notebook added above the program), no spaces at the ends of lines nor
+    blank lines at the end (the page keeps none), and a timing program's digits masked and runs of spaces folded.
 
     >>> comparable('at /tmp/ipykernel_7/123.py:7 ', False, "snippets/a.py", 1)
     'at snippets/a.py:6\\n'
+    >>> comparable('File "snippets/a.py", line 9, in <module>; a.py:9', False, "snippets/a.py", 1)
+    'File "snippets/a.py", line 8, in <module>; a.py:8\\n'
     >>> comparable("first call:   31.5 ms\\n", True)
     'first call: #.# ms\\n'
     """
     if snippet:
-        text = re.sub(KERNEL_FILE.pattern + r'(:|", line )(\d+)', lambda m: f"{snippet}{m[1]}{int(m[2]) - moved}", text)
         text = KERNEL_FILE.sub(snippet, text)
-    text = "".join(line.rstrip() + "\n" for line in text.splitlines())
+        if moved:
+            name = re.escape(Path(snippet).name)
+            text = re.sub(rf'((?:\S*/)?{name})(:|", line )(\d+)', lambda m: f"{m[1]}{m[2]}{int(m[3]) - moved}", text)
+    text = "".join(line.rstrip() + "\n" for line in text.rstrip().splitlines())
     return re.sub(r" +", " ", re.sub(r"\d+", "#", text)) if timing else text
 
 
 def first_difference(expected: str, got: str) -> str:
-    """The first line where two outputs differ, both ways."""
+    """The first line where two outputs differ.
+
+    >>> first_difference("a\\nb\\n", "a\\nc\\nd\\n")
+    "line 2: the page shows 'b', the kernel printed 'c' (the page shows 2 lines, the kernel printed 3)"
+    """
     a, b = expected.splitlines(), got.splitlines()
-    for number, (x, y) in enumerate(zip(a, b), 1):
+    for number, (x, y) in enumerate(itertools.zip_longest(a, b), 1):
         if x != y:
-            return f"line {number}: the page shows {x!r}, the kernel printed {y!r}"
-    return f"the page shows {len(a)} lines, the kernel printed {len(b)}"
+            return (f"line {number}: the page shows {x!r}, the kernel printed {y!r}"
+                    + (f" (the page shows {len(a)} lines, the kernel printed {len(b)})" if len(a) != len(b) else ""))
+    return "the same lines"
 
 
 def _where(index: int, cell) -> str:
@@ -132,6 +190,9 @@ def run_notebook(path: Path, name: str | None = None, timeout: float = 600) -> R
                 for index in segment:
                     cell = nb.cells[index]
                     try:
+                        if cell.metadata.get("load"):
+                            client.wait_for_reply(client.kc.execute(NAME_NEXT.format(name=cell.metadata["load"]),
+                                                                    silent=True, store_history=False))
                         client.execute_cell(cell, index)
                     except CellTimeoutError:
                         result.problems.append(f"{name}, {_where(index, cell)}: no result after {timeout:.0f} s")
@@ -156,14 +217,19 @@ def run_notebook(path: Path, name: str | None = None, timeout: float = 600) -> R
 
 def check_cell(cell, expected: list | None) -> str | None:
     """What is wrong with an executed cell's outputs against the page's (None: nothing)."""
-    errors = stream(cell.outputs, "stderr")
-    if errors.strip():
-        return "wrote to stderr:\n" + "\n".join(errors.strip().splitlines()[-6:])
-    if not expected or not cell.metadata.get("load"):
+    errors = [line for line in ANSI.sub("", stream(cell.outputs, "stderr")).splitlines()
+              if line.strip() and not ENVIRONMENT_NOISE.search(line)]
+    if errors:
+        return "wrote to stderr:\n" + "\n".join(errors[-6:])
+    if not cell.metadata.get("load"):
         return None  # a cell the notebook added (the install cell) shows nothing on the page
-    timing, snippet = is_timing(_text(cell.source)), cell.metadata["load"]
-    moved = cell.metadata.get("kb", {}).get("lines", 0)
-    want, got = comparable(stream(expected), timing), comparable(stream(cell.outputs), timing, snippet, moved)
+    source, snippet = _text(cell.source), cell.metadata["load"]
+    if fresh(source):
+        return None  # it says its output depends on its process (a kernel is another process)
+    timing, moved = is_timing(source), cell.metadata.get("kb", {}).get("lines", 0)
+    want, got = comparable(printed(expected or []), timing), comparable(printed(cell.outputs), timing, snippet, moved)
+    if timing:  # measurements: which of two is faster may change from run to run; the lines may not
+        want, got = f"{len(want.splitlines())} lines\n", f"{len(got.splitlines())} lines\n"
     return None if want == got else "prints something else than the page shows: " + first_difference(want, got)
 
 

@@ -19,8 +19,13 @@ same settings (``kb.run.schedule``). ``prepare`` turns the page's notebook into 
      "JAX_NUM_CPU_DEVICES", "8")`` before ``import jax``) gets a fresh kernel unless the kernel
      is new or was started with the same settings;
    - a program that starts JAX with no settings gets a fresh kernel after one of the two above
-     (the kernel holds 8 CPU devices, or a changed configuration); programs that import no JAX
-     library (a PyTorch tab) run in whatever kernel there is.
+     (the kernel holds 8 CPU devices, or a changed configuration);
+   - a program that changes what every later program in the process inherits (``LEAVES_STATE``:
+     ``jax.config.update``, PyTorch's default dtype or device; the build's shared worker puts
+     these back between programs, a kernel does not) counts as one that needed its own process:
+     the next program that imports JAX or PyTorch gets a fresh kernel;
+   - programs that import neither (NumPy, pip in a child process) run in whatever kernel there is,
+     and a PyTorch program does not mind the kernel's JAX settings.
 
    There, the notebook says so twice, in the page's language: a markdown cell before the program
    (restart the kernel, Colab: *Runtime > Restart session*, then run on from here; and why) and a
@@ -75,6 +80,21 @@ RUNTIME_IMPORTS = {
     "safetensors": ("safetensors",), "absl": ("absl-py",), "packaging": ("packaging",), "rich": ("rich",),
 }
 NEW, OWN = "new", "own"  # kernel states; otherwise the settings tuple it was started with
+# Calls that change the process for every later program: JAX's configuration (x64, explain cache
+# misses, no tracing), PyTorch's default dtype and device. The build's shared worker puts them back
+# between programs (kb.run.batch); a kernel keeps them.
+LEAVES_STATE = re.compile(r"\bconfig\.update\(|\btorch\.set_default_(?:dtype|device)\(")
+
+
+def leaves_state(source: str) -> bool:
+    """Whether a program changes process-wide settings that later programs in its kernel inherit.
+
+    >>> leaves_state('jax.config.update("jax_enable_x64", True)\\n'), leaves_state("torch.set_default_dtype(torch.float64)\\n")
+    (True, True)
+    >>> leaves_state("x = 1  # config.update( in a comment\\n")
+    False
+    """
+    return bool(LEAVES_STATE.search("\n".join(line.partition("#")[0] for line in source.splitlines())))
 
 
 def restarts(sources: list[str]) -> list[tuple[str, tuple[tuple[str, str], ...]] | None]:
@@ -91,6 +111,8 @@ def restarts(sources: list[str]) -> list[tuple[str, tuple[tuple[str, str], ...]]
     [None, ('own', ()), ('changed', ())]
     >>> restarts(["import resource  # Runs in a fresh process: peak memory\\n", "import numpy\\n"])
     [None, None]
+    >>> restarts(['import jax\\njax.config.update("jax_enable_x64", True)\\n', "import torch\\n", "import jax\\n"])
+    [None, ('changed', ()), None]
     """
     state: object = NEW
     plan: list[tuple[str, tuple[tuple[str, str], ...]] | None] = []
@@ -105,8 +127,13 @@ def restarts(sources: list[str]) -> list[tuple[str, tuple[tuple[str, str], ...]]
         elif starts_jax(source):
             plan.append(None if state in (NEW, ()) else ("changed", ()) if state == OWN else ("defaults", state))
             state = ()
+        elif "torch" in imports(source):
+            plan.append(("changed", ()) if state == OWN else None)
+            state = NEW if state == OWN else state
         else:
             plan.append(None)
+        if leaves_state(source):
+            state = OWN
     return plan
 
 
