@@ -95,6 +95,7 @@ def repository_url(config) -> str:
 def notebook_words() -> dict[str, str]:
     """The sentences ``kb.notebooks.prepare`` adds to a notebook, in the build's language."""
     return {
+        "separator": separator(_("{package}, {next_package}")),
         "runtime": str(_("**Run this notebook.** On Colab, pick the hardware first: *Runtime > Change runtime type*, "
                          "then a TPU (such as v5e-1) or a GPU (such as T4), and run the cells from the top; every "
                          "program also runs on the CPU. The next cell installs the versions this page was built "

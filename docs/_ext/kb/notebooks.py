@@ -200,13 +200,13 @@ def prepare(data: dict, pins: dict[str, str], words: dict[str, str]) -> dict:
     ``words`` are the page language's sentences (``kb.downloads`` takes them from the catalogue):
     ``runtime`` (markdown, with ``{packages}``), ``install`` (the install cell's comment),
     ``restart`` (markdown, with ``{reason}``), ``comment`` (the program's first line, with
-    ``{reason}``) and the reasons ``own``, ``changed``, ``settings`` and ``defaults`` (the last two
+    ``{reason}``), ``separator`` (between two packages) and the reasons ``own``, ``changed``, ``settings`` and ``defaults`` (the last two
     with ``{settings}``)."""
     cells = data["cells"]
     code = [c for c in cells if c["cell_type"] == "code"]
     sources = ["".join(c["source"]) if isinstance(c["source"], list) else c["source"] for c in code]
     packages = colab_packages(sources, pins)
-    listed = ", ".join(f"`{p.replace('{jax_extra}', '')}`" for p in packages)
+    listed = words.get("separator", ", ").join(f"`{p.replace('{jax_extra}', '')}`" for p in packages)
     out = [_cell("markdown", words["runtime"].format(packages=listed or "-"), "kb-runtime", kb={"added": "runtime"}),
            _cell("code", install_source(packages, words["install"]), "kb-install", kb={"added": "install"})]
     plan = dict(zip(map(id, code), restarts(sources)))
