@@ -96,6 +96,10 @@ html_context = {"default_mode": "auto"}  # the theme logs a console error withou
 # Absolute URLs for hreflang, og:url and the sitemap; relative ones when unset.
 html_baseurl = os.environ.get("KB_BASE_URL", "")
 html_last_updated_fmt = None
+# The GitHub repository the site is published from: each page with code then offers "Open in Colab"
+# (kb.notebooks: the docs workflow pushes the notebooks to the branch kb_notebooks_branch). Unset:
+# the theme's repository_url, if set; neither: no Colab link.
+kb_repo_url = os.environ.get("KB_REPO_URL", "")
 
 # --- Markdown pages and llms.txt (kb.markdown, with sphinx-markdown-builder's translator) --------
 # No _sources/ (English MyST whose code cells are :load: lines, on every language's site): the

@@ -8,6 +8,7 @@
     nox -s lint      ruff over every Python file (settings in pyproject.toml), in about a second
     nox -s i18n      regenerate .pot files, update the zh_CN catalogues, print per-file counts
     nox -s links     check every language's external links and anchors (needs a network; _build/linkcheck/)
+    nox -s notebooks [-- PAGE ...]  build, then run every page's notebook top to bottom in one kernel (_build/notebooks/)
     nox -s serve     rebuild the English site on change, for authors
     nox -s bench     measure build times (cold, Chinese only, warm, one snippet edited)
     nox -s bench-site  page weight, search index sizes, query time in the browser
@@ -318,6 +319,23 @@ def links(session: nox.Session) -> None:
     session.run(python, "-m", "tools.links_report", str(reports), *LANGUAGES, success_codes=[0, 1], external=True)
     if failed:
         session.error(f"the link check failed for {', '.join(failed)} (the summary above; {reports}/<language>/output.txt)")
+
+
+@nox.session
+def notebooks(session: nox.Session) -> None:
+    """Every page's notebook as a reader runs it: top to bottom in one Jupyter kernel (nbclient), on
+    the CPU, restarting the kernel only where the notebook tells the reader to (kb.notebooks), each
+    cell's output compared with the page's (tools/notebooks.py). Builds the site first (only what
+    changed: the records are kept), then runs the source language's notebooks (the other languages'
+    hold the same programs); ``-- core/jit ...`` runs only those, ``-- --no-build`` runs the
+    notebooks of the site as it is. Report: _build/notebooks/report.md; fails where any notebook failed."""
+    bin_dir = _env(session)
+    args = list(session.posargs)
+    if "--no-build" in args:
+        args.remove("--no-build")
+    else:
+        build_docs(session, bin_dir)
+    session.run(str(bin_dir / "python"), "-m", "tools.notebooks", *args, external=True)
 
 
 @nox.session

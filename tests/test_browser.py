@@ -290,3 +290,35 @@ def test_the_accessibility_check_reports_what_it_should(page):
                      '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><button></button></main></body></html>')
     found = " ".join(serious_accessibility_violations(page))
     assert "image-alt (critical)" in found and "button-name (critical)" in found, found
+
+
+def test_open_in_colab_shows_only_where_the_site_names_a_repository(browser, server, site, fixture_project,
+                                                                    build_project, tmp_path):
+    """Built with KB_REPO_URL, each page with code offers "Open in Colab" beside its .ipynb, in its
+    language, to its notebook on the notebooks branch (kb.notebooks.colab_url); the site built
+    without a repository URL shows no such link on any page (not a broken one)."""
+    from kb.notebooks import NOTEBOOKS_BRANCH
+
+    project = fixture_project()
+    repository = "https://" + "github.com/example-org/jax-kb"
+    for language in LANGUAGES:  # the source language first: the translation reads its records
+        built = build_project(project, language=language, out=tmp_path / "html" / language,
+                              env={"KB_REPO_URL": repository})
+        assert built.returncode == 0, built.stdout + built.stderr
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    with serve(tmp_path / "html") as base:
+        for language, text in (("en", "Open in Colab"), ("zh_CN", "在 Colab 中打开")):
+            page.goto(f"{base}/{language}/sec/page.html")
+            link = page.locator("a.kb-open-colab")
+            assert link.count() == 1 and link.is_visible() and link.inner_text() == text
+            assert link.get_attribute("href") == ("https://colab.research.google.com/github/example-org/jax-kb/blob/"
+                                                  f"{NOTEBOOKS_BRANCH}/{language}/sec/page.ipynb")
+            assert page.locator("a.kb-download-ipynb").is_visible()  # beside the download
+        page.goto(f"{server}/en/core/jit.html")
+        assert page.locator("a.kb-download-ipynb").is_visible() and page.locator("a.kb-open-colab").count() == 0
+    context.close()
+    for language in LANGUAGES:
+        with_link = [p.relative_to(site).as_posix() for p in built_pages(site, language)
+                     if "kb-open-colab" in p.read_text(encoding="utf-8")]
+        assert not with_link, with_link

@@ -193,3 +193,37 @@ def test_the_link_check_runs_weekly_uploads_its_reports_and_keeps_one_issue(tmp_
     assert status == 0 and calls == ["issue close 7 --comment Every link passes again: https://example.invalid/run/1"]
     status, calls = issue_step(tmp_path, "success", "", **links)
     assert status == 0 and calls == []
+
+
+def test_every_notebook_runs_nightly_and_keeps_one_issue(tmp_path):
+    """canary.yml's nightly run also runs `nox -s notebooks` (every page's notebook in one kernel),
+    uploads its report, and fails visibly: a failed job and one issue labelled "notebooks"."""
+    workflow = load("canary.yml")
+    assert "schedule" in workflow[True]
+    job = workflow["jobs"]["notebooks"]
+    run = next(step for step in job["steps"] if step.get("id") == "notebooks")
+    assert run["run"] == "nox -s notebooks" and run["continue-on-error"] is True
+    upload = next(step for step in job["steps"] if step.get("uses", "").startswith("actions/upload-artifact"))
+    assert upload["if"] == "always()" and upload["with"]["path"] == "_build/notebooks/report.*"
+    notebooks = {"workflow": "canary.yml", "job": "notebooks", "report": "_build/notebooks/report.md"}
+    status, calls = issue_step(tmp_path, "failure", "", **notebooks)
+    assert status == 1 and len(calls) == 1 and calls[0].startswith("issue create --title Notebooks"), calls
+    status, calls = issue_step(tmp_path, "failure", "9", **notebooks)
+    assert status == 1 and calls[0].startswith("issue edit 9 --body-file") and calls[1].startswith("issue comment 9")
+    status, calls = issue_step(tmp_path, "success", "9", **notebooks)
+    assert status == 0 and calls == ["issue close 9 --comment Every notebook runs again: https://example.invalid/run/1"]
+
+
+def test_main_publishes_its_notebooks_where_colab_opens_them():
+    """The render names the repository (the pages' "Open in Colab") and, on a push to main, pushes
+    every language's notebooks to the branch kb.notebooks links to, as <language>/<page>.ipynb."""
+    from kb.notebooks import NOTEBOOKS_BRANCH
+
+    render = load("docs.yml")["jobs"]["render"]
+    assert render["permissions"]["contents"] == "write"
+    build = next(step for step in render["steps"] if "--records" in step.get("run", ""))
+    assert build["env"]["KB_REPO_URL"] == "${{ github.server_url }}/${{ github.repository }}"
+    publish = next(step for step in render["steps"] if "colab" in step.get("name", "").lower())
+    assert publish["if"] == "github.event_name == 'push' && github.ref == 'refs/heads/main'"
+    assert "_build/html/*/_kb/notebooks" in publish["run"]
+    assert f'git push --force origin "${{commit}}:refs/heads/{NOTEBOOKS_BRANCH}"' in publish["run"]

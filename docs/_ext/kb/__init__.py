@@ -106,8 +106,9 @@ What a reader of the two-language site meets:
 - ``kb.api_links``: API names in prose link to the official reference.
 
 Shared helpers: ``kb.page`` (the header box, code cells, the pages of a source tree),
-``kb.glossary`` (the glossary's one reader) and ``kb.machines`` (a machine as a report or a record
-names it, worded from its parts in the build's language).
+``kb.glossary`` (the glossary's one reader), ``kb.machines`` (a machine as a report or a record
+names it, worded from its parts in the build's language) and ``kb.notebooks`` (a page's notebook as
+a reader runs it in one kernel, and its Colab link; ``kb.downloads`` writes it).
 """
 
 from __future__ import annotations

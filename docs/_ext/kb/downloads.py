@@ -9,7 +9,12 @@
 2. At the end of an HTML build each page's notebook is written to ``_kb/notebooks/<page>.ipynb``:
    the notebook MyST-NB rendered, whose outputs are its snippets' records (``kb.run.store``), the
    same in every language. Tracebacks in them already name the snippet and its line, since each
-   snippet runs under its own file name (``kb.run.child``).
+   snippet runs under its own file name (``kb.run.child``). ``kb.notebooks.prepare`` makes it one
+   a reader runs top to bottom in one kernel: a runtime note and a Colab install cell first, a
+   restart note before each program that needs a fresh kernel, in the build's language.
+   Where the site names a GitHub repository (``kb_repo_url``, ``KB_REPO_URL``, or the theme's
+   ``repository_url``) the line also offers "Open in Colab" (``kb.notebooks.colab_url``: the same
+   notebook, on the branch the docs workflow publishes); without one there is no such link.
 3. Each section's index page (``<section>/index``) offers all the section's programs at once:
    ``_kb/downloads/<section>-programs.zip`` holds every ``.py`` of ``snippets/<section>/`` (every
    snippet is on a page; the tests check that), written at the end of the build with fixed
@@ -32,6 +37,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx_design.dropdown import dropdown_main, dropdown_title
 
+from .notebooks import NOTEBOOKS_BRANCH, colab_url, prepare, runtime_pins
 from .page import put_in_header, loaded_snippets, page_relative
 from .translations import _, format_nodes, separator
 
@@ -67,6 +73,10 @@ def add_downloads(app, doctree: nodes.document) -> None:
     line = nodes.paragraph(classes=["kb-downloads-page"])
     line += nodes.strong(text=str(_("Download: ")))
     line.extend(format_nodes(_("{notebook} · {markdown}"), notebook=notebook, markdown=markdown))
+    colab = colab_url(repository_url(app.config), app.config.language, docname, app.config.kb_notebooks_branch)
+    if colab:
+        line += nodes.Text(separator(_("{notebook} · {markdown}")))
+        line += nodes.reference("", str(_("Open in Colab")), refuri=colab, classes=["kb-open-colab"])
     # The summary holds no link: a link inside the control that folds the list would be a nested
     # control, which screen readers cannot reach (axe-core's nested-interactive).
     title = dropdown_title(classes=["kb-downloads-title"])
@@ -75,6 +85,36 @@ def add_downloads(app, doctree: nodes.document) -> None:
     folded += title
     folded += programs
     put_in_header(doctree, "downloads", line, folded)
+
+
+def repository_url(config) -> str:
+    """The site's repository: ``kb_repo_url`` (``KB_REPO_URL``), else the theme's ``repository_url``."""
+    return config.kb_repo_url or (config.html_theme_options or {}).get("repository_url", "")
+
+
+def notebook_words() -> dict[str, str]:
+    """The sentences ``kb.notebooks.prepare`` adds to a notebook, in the build's language."""
+    return {
+        "separator": separator(_("{package}, {next_package}")),
+        "runtime": str(_("**Run this notebook.** On Colab, pick the hardware first: *Runtime > Change runtime type*, "
+                         "then a TPU (such as v5e-1) or a GPU (such as T4), and run the cells from the top; every "
+                         "program also runs on the CPU. The next cell installs the versions this page was built "
+                         "with ({packages}) on Colab only; if Colab then asks to restart the session, do so and run "
+                         "on from the cell after it. Elsewhere, install the repository's `requirements.txt` first. "
+                         "Where a program needs a process of its own, a note before it asks you to restart the "
+                         "kernel (Colab: *Runtime > Restart session*; Jupyter: *Kernel > Restart*).")),
+        "install": str(_("On Colab: the versions this page was built with (jax with the runtime's TPU or GPU plugin).\n"
+                         "Elsewhere this cell does nothing: install requirements.txt instead.")),
+        "restart": str(_("**Restart the kernel here** (Colab: *Runtime > Restart session*; Jupyter: *Kernel > "
+                         "Restart*), then run on from the next cell. {reason}")),
+        "comment": str(_("# Restart the kernel before this cell: {reason}")),
+        "own": str(_("This program needs a process of its own: it changes settings of its process that later "
+                     "programs would inherit, or what it prints depends on what ran before it.")),
+        "changed": str(_("An earlier program changed settings of this process; this one expects JAX's defaults.")),
+        "settings": str(_("This program sets {settings} before it imports JAX: JAX reads such settings only when "
+                          "it is first imported in a process.")),
+        "defaults": str(_("An earlier program set {settings} for this process; this one expects the defaults.")),
+    }
 
 
 def section_programs(app, section: str) -> list[Path]:
@@ -146,6 +186,9 @@ def copy_notebooks(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
     folder = Path(app.env.mystnb_config.output_folder)
+    requirements = Path(app.confdir) / "requirements.txt"
+    pins = runtime_pins(requirements) if requirements.is_file() else {}
+    words = notebook_words()
     for docname in sorted(app.env.found_docs):
         notebook = folder.joinpath(*f"{docname}.ipynb".split("/"))
         if not notebook.is_file():
@@ -154,12 +197,16 @@ def copy_notebooks(app, exception) -> None:
         if not any(cell["cell_type"] == "code" for cell in data["cells"]):
             continue  # a page without code (MyST-NB reads every page as a notebook)
         data["metadata"].pop("source_map", None)  # line numbers of the page's source, not of the notebook
+        data = prepare(data, pins, words)
         target = Path(app.outdir) / NOTEBOOKS / f"{docname}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
 
 
 def setup(app):
+    # The repository the site is published from (Colab's link); "env": the link is in each page's doctree.
+    app.add_config_value("kb_repo_url", "", "env", types=[str])
+    app.add_config_value("kb_notebooks_branch", NOTEBOOKS_BRANCH, "env", types=[str])
     app.connect("doctree-read", add_downloads)
     app.connect("doctree-read", add_section_archive)
     app.connect("env-get-outdated", outdated_section_indexes)
