@@ -41,8 +41,9 @@ def comparable(outputs: list[dict], snippet: Path) -> list[str]:
             texts.append(f"{output['name']}: " + "".join(output["text"]))
         else:
             texts.append("data: " + json.dumps(output.get("data", {}), sort_keys=True))
-    # Timings: digits masked, and runs of spaces folded (a wider number shifts the padding).
-    return [re.sub(r" +", " ", re.sub(r"\d+", "#", t)) for t in texts] if timing_snippet(snippet) else texts
+    # Timings: numbers masked (1,234 as one number: a rate grows a thousands separator), and runs of spaces
+    # folded (a wider number shifts the padding).
+    return [re.sub(r" +", " ", re.sub(r"\d+(?:,\d{3})*", "#", t)) for t in texts] if timing_snippet(snippet) else texts
 
 
 def test_timing_snippets_are_marked():
