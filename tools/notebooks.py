@@ -105,6 +105,7 @@ KERNEL_FIGURES = {
     "snippets/advanced/exp_fresh_process.py": "a serialized module's size: it records the caller's stack",
     "snippets/advanced/exp_platforms.py": "a serialized module's size: it records the caller's stack",
     "snippets/advanced/exp_weights.py": "a serialized module's size: it records the caller's stack",
+    "snippets/advanced/ffig_export.py": "a serialized module's size: it records the caller's stack",
     "snippets/xla/hlo_stages.py": "HLO's stack_frame_id: it numbers the frames of the caller's stack",
     "snippets/xla/hlo_jax_dump.py": "how many source locations the module records: the caller's stack",
     "snippets/flax/nnxt_overhead_calls.py": "Python calls per step: IPython's own calls count too",
