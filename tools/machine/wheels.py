@@ -9,7 +9,7 @@ and calls that carry at most 64 MiB. The site's pins need Python 3.12 (jax 0.12 
 pass on the pins (``bash tools/machine/tpu_pass.sh``) brings every wheel itself:
 
 1. ``download`` (here) asks pip for every pin of ``requirements.txt`` that the programs import (the
-   lines above its site-builder section, ``RUNTIME_END``), with ``jax[tpu]`` for libtpu, and
+   lines above its site-builder section, read by ``kb.notebooks.runtime_pins``), with ``jax[tpu]`` for libtpu, and
    everything they require, as CPython 3.12 manylinux x86_64 wheels, each dependency held to the
    version the build's own environment has (a constraint per installed distribution: the pass runs
    what the site's build ran). torch and triton are not carried (``NOT_CARRIED``): the registry's
@@ -48,7 +48,6 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PIECE = 56 * 2**20  # a call carries at most 64 MiB, the working tree (about 7 MiB) included
-RUNTIME_END = "# The site builder"
 PIECES = Path("/tmp/kb-pieces")
 NOT_CARRIED = re.compile(r"^(nvidia-|cuda-|torch$|triton$)")
 PLATFORM_TAGS = ("manylinux_2_17_x86_64", "manylinux2014_x86_64", "manylinux_2_27_x86_64", "manylinux_2_28_x86_64",
@@ -65,9 +64,10 @@ def runtime_pins(requirements: Path) -> list[str]:
     ...     runtime_pins(Path(d) / "r.txt")
     ['jax[tpu]==0.12.0.1', 'numpy==2.5.5']
     """
-    text = requirements.read_text(encoding="utf-8").split(RUNTIME_END)[0]
-    pins = [line.split("#")[0].strip() for line in text.splitlines() if re.match(r"^[A-Za-z0-9_.\-]+==", line.strip())]
-    return [f"jax[tpu]{pin[3:]}" if pin.startswith("jax==") else pin for pin in pins]
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))  # the one reader of that section, shared with the notebooks' install cell
+    from kb.notebooks import runtime_pins as pins
+
+    return [f"jax[tpu]=={version}" if name == "jax" else f"{name}=={version}" for name, version in pins(requirements).items()]
 
 
 def sha256(path: Path) -> str:
