@@ -22,7 +22,7 @@ from tools.site import ROOT, SNIPPETS, SOURCE_LANGUAGE
 
 from kb.reader import notebook_outputs  # noqa: E402 (tools.site makes docs/_ext importable)
 from kb.run.runner import job, run_one  # noqa: E402
-from kb.run.snippet import TIMINGS, is_timing  # noqa: E402
+from kb.run.snippet import TIMINGS, is_timing, masked_figures  # noqa: E402
 from kb.run.store import read_record  # noqa: E402
 
 # The page with the most kinds of output: timings, a traceback quoting the snippet, stdout only.
@@ -41,9 +41,7 @@ def comparable(outputs: list[dict], snippet: Path) -> list[str]:
             texts.append(f"{output['name']}: " + "".join(output["text"]))
         else:
             texts.append("data: " + json.dumps(output.get("data", {}), sort_keys=True))
-    # Timings: numbers masked (1,234 as one number: a rate grows a thousands separator), and runs of spaces
-    # folded (a wider number shifts the padding).
-    return [re.sub(r" +", " ", re.sub(r"\d+(?:,\d{3})*", "#", t)) for t in texts] if timing_snippet(snippet) else texts
+    return [masked_figures(t) for t in texts] if timing_snippet(snippet) else texts
 
 
 def test_timing_snippets_are_marked():

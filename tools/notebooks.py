@@ -50,7 +50,7 @@ from pathlib import Path
 from tools.site import BUILD, HTML, SOURCE_LANGUAGE
 
 from kb.run.process import reader_environment  # noqa: E402 (tools.site makes docs/_ext importable)
-from kb.run.snippet import fresh, is_timing  # noqa: E402
+from kb.run.snippet import fresh, is_timing, masked_figures  # noqa: E402
 
 NOTEBOOKS = "_kb/notebooks"
 
@@ -149,7 +149,7 @@ def comparable(text: str, timing: bool, snippet: str = "", moved: int = 0) -> st
             name = re.escape(Path(snippet).name)
             text = re.sub(rf'((?:\S*/)?{name})(:|", line )(\d+)', lambda m: f"{m[1]}{m[2]}{int(m[3]) - moved}", text)
     text = "".join(line.rstrip() + "\n" for line in text.rstrip().splitlines())
-    return re.sub(r" +", " ", re.sub(r"\d+", "#", text)) if timing else text
+    return masked_figures(text) if timing else text
 
 
 def first_difference(expected: str, got: str) -> str:

@@ -43,6 +43,17 @@ def is_timing(text: str) -> bool:
     return any(line.strip() == TIMINGS for line in text.splitlines())
 
 
+def masked_figures(text: str) -> str:
+    """A timing program's output with every number masked (1,234 is one number: a rate can grow a
+    thousands separator from one run to the next) and runs of spaces folded (a wider number shifts
+    the padding): what two runs of it must share.
+
+    >>> masked_figures("tokens/s: 1,234  (x1.5)") == masked_figures("tokens/s: 987 (x2.0)")
+    True
+    """
+    return re.sub(r" +", " ", re.sub(r"\d+(?:,\d{3})*", "#", text))
+
+
 def pins(source: str) -> list[tuple[int, str, str | None]]:
     """(line number, line, reason or None) for every line of ``source`` that sets ``JAX_PLATFORMS``.
 
