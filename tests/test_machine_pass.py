@@ -258,7 +258,7 @@ def test_the_pinned_wheels_travel_in_pieces_and_every_byte_is_checked_at_the_far
     with pytest.raises(SystemExit, match="joined pieces are not the tar"):
         unpack(out, tmp_path / "work2")
     last.unlink()
-    with pytest.raises(SystemExit, match="pieces not received yet: pinned.tar"):
+    with pytest.raises(SystemExit, match="pieces not received yet: out.tar"):
         unpack(out, work)
 
 

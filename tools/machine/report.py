@@ -55,6 +55,9 @@ from kb.run.schedule import run  # noqa: E402
 from kb.run.snippet import cpu_by_design, imports, is_timing, opening_settings, pins_own_process, starts_jax  # noqa: E402
 from kb.run.store import pinned_versions, problem, record  # noqa: E402
 
+STUBS_NOTE = ("torch is the registry's CUDA build of the pinned version, run on the CPU with stand-ins for its NVIDIA "
+              "libraries (tools/machine/wheels.py cuda_stubs: every CUDA call answers 'no device', so "
+              "torch.cuda.is_available() is False, as on a machine without a GPU)")
 TRACKED = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "torch", "numpy", "scipy", "transformers", "safetensors")
 
 
@@ -404,6 +407,7 @@ def main(argv: list[str] | None = None) -> int:
                   "workers": args.workers, "counts": {},
                   "noise": {n: {"source": BY_ID[n].source, "reason": BY_ID[n].reason} for n in noise},
                   **({"controls": [str(c) for c in args.control]} if args.control else {}),
+                  **({"torch_cuda_stubs": STUBS_NOTE} if "kb-cuda-stubs" in os.environ.get("LD_LIBRARY_PATH", "") else {}),
                   "snippets": rows}
         if meta is not None:
             this = {"started": meta["started"], "wall_seconds": meta["wall_seconds"], "calls": meta["calls"],
@@ -462,7 +466,8 @@ def markdown(report: dict) -> str:
     lines = [f"# Snippets on {report['machine']}", "",
              f"Run {report['date']} with Python {report['python']}, {how}, "
              f"backends started: {', '.join(report['backends']) or 'none'}.", "",
-             "Versions here: " + ", ".join(f"{n} {v}" for n, v in report["installed"].items()) + ".", ""]
+             "Versions here: " + ", ".join(f"{n} {v}" for n, v in report["installed"].items()) + ".",
+             *([f"{report['torch_cuda_stubs'][0].upper()}{report['torch_cuda_stubs'][1:]}."] if report.get("torch_cuda_stubs") else []), ""]
     if report["differs_from_pins"]:
         lines += ["Differs from `requirements.txt`: " + ", ".join(
             f"{n} {d['here']} (pinned {d['pinned']})" for n, d in report["differs_from_pins"].items()) + ".", ""]

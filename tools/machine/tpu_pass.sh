@@ -10,7 +10,9 @@
 #    (`python3 tools/machine/wheels.py receive PIECE`, into the VM's /tmp). reports/machines/README.md
 #    has the calls.
 # 2. There, the first time: joins the pieces, checks every byte against the manifest and installs the
-#    wheels into KB_PASS_SITE (default /tmp/kb-pinned) for python3.12 (tools/machine/wheels.py install).
+#    wheels into KB_PASS_SITE (default /tmp/kb-pinned) for python3.12 (tools/machine/wheels.py install);
+#    the torch bundle too when its pieces came (`wheels.py download --torch`: torch with stand-ins for
+#    its NVIDIA libraries, put on LD_LIBRARY_PATH).
 # 3. Runs `python3.12 tools/machine/report.py --policy tpu` with that folder first on PYTHONPATH (the
 #    VM's own entries stay after it, for its TPU_ settings' sake; its cp311 jax is not imported): the
 #    build's scheduler under the TPU's policy, one program on the chip at a time, in shared processes
@@ -34,6 +36,13 @@ if [ ! -f "$SITE/.kb-installed" ]; then
   touch "$SITE/.kb-installed"
   echo "installed in $(( $(date +%s) - start )) s" >&2
 fi
+if [ -f /tmp/kb-pieces/torch/MANIFEST.json ] && [ ! -f "$SITE/.kb-installed-torch" ]; then
+  # The torch bundle (wheels.py download --torch): the registry's CUDA build of torch, its needs, and
+  # stand-ins for its NVIDIA libraries, so that it imports and runs on the CPU as on a GPU-less machine.
+  "${PY[@]}" tools/machine/wheels.py install --target "$SITE" --bundle torch
+  touch "$SITE/.kb-installed-torch"
+fi
+[ -d "$SITE/kb-cuda-stubs" ] && export LD_LIBRARY_PATH="$SITE/kb-cuda-stubs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}"
 "${PY[@]}" -c 'import importlib.metadata as m, platform
 def v(n):

@@ -1,8 +1,9 @@
 """The pinned stack for a machine that cannot reach a package index: download here, carry in pieces, install there.
 
     python tools/machine/wheels.py download [--out DIR] [--without NAME ...]   (here, with .nox/kb's Python)
+    python tools/machine/wheels.py download --torch                          (here: the torch bundle, below)
     python3 tools/machine/wheels.py receive PIECE ...                        (there: one carried piece per call)
-    python3 tools/machine/wheels.py install [--target DIR]                   (there: reassemble, verify, install)
+    python3 tools/machine/wheels.py install [--target DIR] [--bundle torch]  (there: reassemble, verify, install)
 
 A lent TPU VM has its own Python 3.11 and jax 0.10.2, a package index of cp311 wheels, no network,
 and calls that carry at most 64 MiB. The site's pins need Python 3.12 (jax 0.12 requires it), so a
@@ -12,21 +13,25 @@ pass on the pins (``bash tools/machine/tpu_pass.sh``) brings every wheel itself:
    lines above its site-builder section, read by ``kb.notebooks.runtime_pins``), with ``jax[tpu]`` for libtpu, and
    everything they require, as CPython 3.12 manylinux x86_64 wheels, each dependency held to the
    version the build's own environment has (a constraint per installed distribution: the pass runs
-   what the site's build ran). torch and triton are not carried (``NOT_CARRIED``): the registry's
-   torch 2.13.0 for Linux is the CUDA build, and it does not import without its NVIDIA libraries
-   (``libcudnn.so.9: cannot open shared object file``, checked here on 2026-12-07), which take 2.7
-   GB; no CPU build for Python 3.12 is on the registry or on the lent VM (its ``/opt/wheels`` has
-   torch 2.13.0+cpu for Python 3.11 only). The programs that import torch are then "not installed
-   here" in the report, named, and not run (``tools/machine/report.py``). It writes ``MANIFEST`` (each wheel's name, size and sha256), packs the
-   wheels into one tar and cuts it into numbered pieces of at most ``PIECE`` bytes
-   (``pinned.tar.000``, ...) in ``--out`` (default ``.whl-tpu/pinned/``, which git ignores), and
-   prints the calls that carry them.
-2. ``receive`` (there) copies the carried pieces to ``/tmp/kb-pieces`` (the machine keeps ``/tmp``
-   between the calls of one sitting; the working tree is laid anew each call).
+   what the site's build ran). torch and triton are not in this bundle (``NOT_CARRIED``). It writes
+   ``MANIFEST`` (each wheel's name, size and sha256), packs the wheels into one tar and cuts it into
+   numbered pieces of at most ``PIECE`` bytes (``pinned.tar.000``, ...) in ``--out`` (default
+   ``.whl-tpu/pinned/``, which git ignores), and prints the calls that carry them.
+   ``download --torch`` makes a second bundle, ``.whl-tpu/torch/``: the pinned torch wheel, the
+   pure-Python packages it requires that the first bundle lacks, and stand-ins for its NVIDIA
+   libraries (``cuda_stubs``). The registry's torch 2.13.0 for Linux is the CUDA build; it does not
+   import without its NVIDIA libraries (``libcudnn.so.9: cannot open shared object file``, checked
+   on 2026-12-07), which take 2.7 GB, and no CPU build for Python 3.12 exists on the registry or on
+   the lent VM (its ``/opt/wheels`` has torch 2.13.0+cpu for Python 3.11 only). triton (198 MB) is
+   not carried: torch imports it only for ``torch.compile`` and the Triton kernels; the programs that
+   need it are "not installed here" in the report (``tools/machine/report.py``).
+2. ``receive`` (there) copies the carried pieces to ``/tmp/kb-pieces/<bundle>`` (the machine keeps
+   ``/tmp`` between the calls of one sitting; the working tree is laid anew each call).
 3. ``install`` (there) joins the pieces, checks the tar's sha256 and then every wheel's against the
    manifest (a piece missing or cut short is named), and installs them with pip from those files
    only (``--no-index --no-deps --target``, default ``/tmp/kb-pinned``) under the Python that runs
-   it, which must be 3.12; it prints the versions it installed.
+   it, which must be 3.12; it prints the versions it installed. The torch bundle's stand-in
+   libraries go to ``<target>/kb-cuda-stubs/``, which ``tpu_pass.sh`` puts on ``LD_LIBRARY_PATH``.
 
 Why our own code: pip downloads and installs; what it does not do is carry a resolved set across a
 64 MiB limit and prove at the far end that every byte arrived.
@@ -78,7 +83,54 @@ def sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def download(out: Path, without: list[str]) -> int:
+def cuda_stubs(out: Path) -> list[Path]:
+    """Stand-ins for the NVIDIA libraries that the build environment's torch links, built here with gcc.
+
+    Each has its library's soname and symbol version and defines every function of it that torch's
+    own libraries call (not the C++ runtime's symbols some of them re-export), each returning 100,
+    CUDA's "no device" error. torch then imports and runs on the CPU as it does on a reader's machine
+    without a GPU: ``torch.cuda.is_available()`` is False and no CUDA code runs. Why our own code: no
+    CPU build of torch 2.13.0 exists for Python 3.12 here or on the lent VM, and carrying the real
+    libraries would take 2.7 GB, about 48 calls."""
+    import torch
+
+    torch_lib = Path(torch.__file__).parent / "lib"
+    site = torch_lib.parents[1]
+    def dynsyms(lib: Path, defined: bool) -> list[tuple[str, str, str]]:
+        text = subprocess.run(["readelf", "--dyn-syms", "-W", str(lib)], capture_output=True, text=True, check=True).stdout
+        rows = [f for f in map(str.split, text.splitlines()) if len(f) >= 8 and f[0].endswith(":")]
+        return [(f[7].split("@")[0], f[7].split("@")[-1] if "@" in f[7] else "", f[3]) for f in rows
+                if (f[6] not in ("UND", "ABS")) == defined and (not defined or f[4] in ("GLOBAL", "WEAK"))]
+
+    def needed(lib: Path) -> list[str]:
+        text = subprocess.run(["readelf", "-d", str(lib)], capture_output=True, text=True, check=True).stdout
+        return re.findall(r"\(NEEDED\)\s+Shared library: \[(.+?)\]", text)
+
+    ours = sorted(torch_lib.glob("*.so*"))
+    real = {p.name: p for p in (site / "nvidia").rglob("*.so*")}
+    called = {name for lib in ours for name, _, _ in dynsyms(lib, defined=False)}
+    system = {name for lib in ("libstdc++.so.6", "libc.so.6", "libm.so.6", "libgcc_s.so.1")
+              for name, _, _ in dynsyms(Path("/lib/x86_64-linux-gnu") / lib, defined=True)}
+    out.mkdir(parents=True, exist_ok=True)
+    made = []
+    for soname in sorted({n for lib in ours for n in needed(lib) if n in real}):
+        symbols = dynsyms(real[soname], defined=True)
+        versions = {v for _, v, _ in symbols if v}
+        assert len(versions) <= 1, (soname, versions)
+        funcs = sorted({n for n, _, kind in symbols if n in called and n not in system and kind in ("FUNC", "IFUNC")})
+        assert not {n for n, _, kind in symbols if n in called and n not in system and kind == "OBJECT"}, soname
+        with tempfile.TemporaryDirectory() as work:
+            source, script = Path(work) / "stub.c", Path(work) / "stub.map"
+            source.write_text("".join(f"int {n}(void) {{ return 100; }}\n" for n in funcs), encoding="utf-8")
+            listed = "".join(f"{n}; " for n in funcs)
+            script.write_text(f"{''.join(versions)} {{ {'global: ' + listed if funcs else ''}local: *; }};\n", encoding="utf-8")
+            subprocess.run(["gcc", "-shared", "-fPIC", "-w", "-fno-builtin", f"-Wl,-soname,{soname}",
+                            f"-Wl,--version-script={script}", "-o", str(out / soname), str(source)], check=True)
+        made.append(out / soname)
+    return made
+
+
+def download(out: Path, without: list[str], torch: bool = False) -> int:
     from importlib.metadata import distributions
 
     if sys.version_info[:2] != (3, 12):
@@ -88,6 +140,21 @@ def download(out: Path, without: list[str]) -> int:
     wheels.mkdir(parents=True)
     pins = [p for p in runtime_pins(ROOT / "requirements.txt")
             if re.split(r"[\[=]", p)[0] not in without and not NOT_CARRIED.match(re.split(r"[\[=]", p)[0])]
+    if torch:  # torch alone, then what it requires that is not NVIDIA's, triton or in the first bundle
+        carried = json.loads((out.parent / "pinned" / "MANIFEST.json").read_text(encoding="utf-8"))["wheels"]
+        from importlib.metadata import requires
+
+        pins = [line.split("==")[0] + "==" + line.split("==")[1].split()[0] for line in
+                (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines() if line.startswith("torch==")]
+        needs, todo = set(), ["torch"]
+        while todo:  # what torch requires, and what that requires, as the build environment has it
+            for r in requires(todo.pop()) or []:
+                name = re.split(r"[ ;<>=!~\[]", r)[0]
+                if "extra ==" not in r and not NOT_CARRIED.match(name) and name not in needs:
+                    needs.add(name)
+                    todo.append(name)
+        deps = sorted(n for n in needs if not any(
+            w.lower().startswith(n.lower().replace("-", "_") + "-") for w in carried))
     # Each dependency at the version the build ran with (the pass runs what the site's build ran).
     installed = {d.metadata["Name"].lower(): d.version for d in distributions()}
     constraints = out / "constraints.txt"
@@ -96,8 +163,14 @@ def download(out: Path, without: list[str]) -> int:
     platforms = [arg for tag in PLATFORM_TAGS for arg in ("--platform", tag)]
     pip = [sys.executable, "-m", "pip", "download", "-q", "--only-binary=:all:", "--python-version", "3.12",
            "--implementation", "cp", *platforms, "-d", str(wheels), "-c", str(constraints)]
-    subprocess.run([*pip, *pins], check=True)
-    manifest = pack(sorted(wheels.glob("*.whl")), out, {"python": "3.12", "pins": pins})
+    if torch:
+        subprocess.run([*pip, "--no-deps", *pins, *deps], check=True)
+        stubs = cuda_stubs(out / "kb-cuda-stubs")
+        manifest = pack([*sorted(wheels.glob("*.whl")), *stubs], out, {"python": "3.12", "pins": pins + deps})
+        shutil.rmtree(out / "kb-cuda-stubs")
+    else:
+        subprocess.run([*pip, *pins], check=True)
+        manifest = pack(sorted(wheels.glob("*.whl")), out, {"python": "3.12", "pins": pins})
     shutil.rmtree(wheels)
     constraints.unlink()
     total = sum(w["bytes"] for w in manifest["wheels"].values())
@@ -116,7 +189,7 @@ def pack(files: list[Path], out: Path, manifest: dict, piece: int = PIECE) -> di
     """Pack ``files`` into one tar cut into pieces of at most ``piece`` bytes in ``out``, with
     ``MANIFEST.json`` (each file's size and sha256, the tar's sha256, the pieces in order)."""
     manifest = {**manifest, "wheels": {f.name: {"bytes": f.stat().st_size, "sha256": sha256(f)} for f in files}}
-    tar = out / "pinned.tar"
+    tar = out / f"{out.name}.tar"
     with tarfile.open(tar, "w") as archive:
         for f in files:
             archive.add(f, arcname=f"wheels/{f.name}")
@@ -124,16 +197,17 @@ def pack(files: list[Path], out: Path, manifest: dict, piece: int = PIECE) -> di
     manifest["pieces"] = []
     with open(tar, "rb") as whole:
         for number, block in enumerate(iter(lambda: whole.read(piece), b"")):
-            (out / f"pinned.tar.{number:03}").write_bytes(block)
-            manifest["pieces"].append(f"pinned.tar.{number:03}")
+            (out / f"{tar.name}.{number:03}").write_bytes(block)
+            manifest["pieces"].append(f"{tar.name}.{number:03}")
     tar.unlink()
     (out / "MANIFEST.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return manifest
 
 
 def unpack(pieces: Path, work: Path) -> list[Path]:
-    """The wheels of the pieces in ``pieces`` (with their ``MANIFEST.json``), joined and extracted
-    into ``work``, every byte checked against the manifest; a clear error names what is wrong."""
+    """The files (wheels, stand-in libraries) of the pieces in ``pieces`` (with their ``MANIFEST.json``),
+    joined and extracted into ``work``, every byte checked against the manifest; a clear error names
+    what is wrong."""
     manifest = json.loads((pieces / "MANIFEST.json").read_text(encoding="utf-8"))
     missing = [name for name in manifest["pieces"] if not (pieces / name).exists()]
     if missing:
@@ -146,7 +220,7 @@ def unpack(pieces: Path, work: Path) -> list[Path]:
         raise SystemExit("the joined pieces are not the tar that was packed (a piece cut short or out of date?)")
     with tarfile.open(tar) as archive:
         archive.extractall(work, filter="data")
-    wheels = sorted((work / "wheels").glob("*.whl"))
+    wheels = sorted((work / "wheels").iterdir())
     bad = [w.name for w in wheels if manifest["wheels"].get(w.name, {}).get("sha256") != sha256(w)]
     if bad or len(wheels) != len(manifest["wheels"]):
         raise SystemExit(f"wheels that do not match the manifest: {bad or 'a wheel is missing'}")
@@ -154,21 +228,27 @@ def unpack(pieces: Path, work: Path) -> list[Path]:
 
 
 def receive(paths: list[Path]) -> int:
-    PIECES.mkdir(parents=True, exist_ok=True)
-    for path in paths:
-        shutil.copyfile(path, PIECES / path.name)
-        print(f"received {path.name} ({path.stat().st_size} bytes)")
-    print("pieces here:", " ".join(sorted(p.name for p in PIECES.iterdir())))
+    for path in paths:  # each bundle's pieces in a folder named as the bundle's (pinned, torch)
+        (PIECES / path.parent.name).mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, PIECES / path.parent.name / path.name)
+        print(f"received {path.parent.name}/{path.name} ({path.stat().st_size} bytes)")
+    print("pieces here:", " ".join(sorted(str(p.relative_to(PIECES)) for p in PIECES.glob("*/*"))))
     return 0
 
 
-def install(target: Path) -> int:
+def install(target: Path, bundle: str = "pinned") -> int:
     with tempfile.TemporaryDirectory(prefix="kb-wheels-") as work:
-        wheels = unpack(PIECES, Path(work))
+        files = unpack(PIECES / bundle, Path(work))
+        wheels = [f for f in files if f.suffix == ".whl"]
+        if stubs := [f for f in files if f.suffix != ".whl"]:
+            (target / "kb-cuda-stubs").mkdir(parents=True, exist_ok=True)
+            for f in stubs:
+                shutil.copyfile(f, target / "kb-cuda-stubs" / f.name)
         subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--isolated", "--disable-pip-version-check",
                         "--no-index", "--no-deps", "--no-compile", "--upgrade", "--target", str(target),
                         *map(str, wheels)], check=True, env={**os.environ, "PIP_CONFIG_FILE": os.devnull})
-    print(f"installed {len(wheels)} wheels into {target} for Python {sys.version.split()[0]}")
+    print(f"installed {len(wheels)} wheels into {target} for Python {sys.version.split()[0]}"
+          + (f", {len(stubs)} stand-in NVIDIA libraries into {target / 'kb-cuda-stubs'}" if stubs else ""))
     return 0
 
 
@@ -176,21 +256,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     verbs = parser.add_subparsers(dest="verb", required=True)
     down = verbs.add_parser("download", help="here: download, check and pack the pinned wheels into pieces")
-    down.add_argument("--out", type=Path, default=ROOT / ".whl-tpu" / "pinned")
+    down.add_argument("--out", type=Path, default=None, help="default .whl-tpu/pinned (.whl-tpu/torch with --torch)")
+    down.add_argument("--torch", action="store_true", help="the torch bundle: torch, its needs, stand-in NVIDIA libraries")
     down.add_argument("--without", action="append", default=[], metavar="NAME",
                       help="leave a pin out (e.g. triton, when the machine has its own)")
     get = verbs.add_parser("receive", help="there: keep carried pieces in /tmp/kb-pieces")
     get.add_argument("pieces", type=Path, nargs="+")
     put = verbs.add_parser("install", help="there: join, verify and install the pieces")
     put.add_argument("--target", type=Path, default=Path("/tmp/kb-pinned"))
+    put.add_argument("--bundle", default="pinned", help="which carried bundle: pinned (default) or torch")
     args = parser.parse_args(argv)
     if args.verb == "download":
-        return download(args.out.resolve(), args.without)
+        out = args.out or ROOT / ".whl-tpu" / ("torch" if args.torch else "pinned")
+        return download(out.resolve(), args.without, args.torch)
     if args.verb == "receive":
         return receive(args.pieces)
     if sys.version_info[:2] != (3, 12):
         raise SystemExit(f"install under the Python the pass runs with, 3.12 (this is {sys.version.split()[0]})")
-    return install(args.target)
+    return install(args.target, args.bundle)
 
 
 if __name__ == "__main__":
