@@ -276,3 +276,45 @@ def test_a_program_whose_package_the_machine_lacks_is_named_and_not_run(tmp_path
     (row,) = json.loads(next((tmp_path / "out").glob("*.json")).read_text())["snippets"]
     assert row["outcome"] == "not installed here" and row["how"] == "not run" and row["seconds"] == 0
     assert "No module named 'torch'" in row["error"]
+
+
+def test_the_stand_in_nvidia_libraries_answer_as_the_real_ones_do_without_a_driver(tmp_path):
+    """tools/machine/wheels.py cuda_stubs: the libraries that let the registry's CUDA torch import on
+    the TPU VM answer what torch asks on a CPU machine as the real libraries do there: no device, the
+    driver's error and its message, the real versions; and they define every symbol torch links."""
+    import ctypes
+    import importlib.util
+    import shutil
+
+    import pytest
+
+    from tools.machine.wheels import cuda_stubs
+
+    if not (shutil.which("gcc") and shutil.which("readelf")):
+        pytest.skip("the stand-ins are built with gcc and read with readelf (binutils), which this machine lacks")
+
+    made = {p.name: p for p in cuda_stubs(tmp_path)}
+    assert {"libcudart.so.13", "libcudnn.so.9", "libcublas.so.13"} <= set(made)
+    torch_dir = Path(importlib.util.find_spec("torch").origin).parent  # not imported: its own libraries stay out
+    real = {p.name: p for p in (torch_dir.parent / "nvidia").rglob("*.so*")}
+    stub, true = ctypes.CDLL(str(made["libcudart.so.13"])), ctypes.CDLL(str(real["libcudart.so.13"]))
+    for lib in (stub, true):
+        lib.cudaGetErrorString.restype = ctypes.c_char_p
+    count = ctypes.c_int(7)
+    assert stub.cudaGetDeviceCount(ctypes.byref(count)) == 35 and count.value == 0  # no device, the driver's error
+    assert true.cudaGetDeviceCount(ctypes.byref(ctypes.c_int())) == 35  # as the real one says on this machine
+    assert stub.cudaGetErrorString(35) == true.cudaGetErrorString(35)
+    assert stub.cudaMalloc() == 35  # any other call: the driver's error, nothing done
+    cudnn = [ctypes.CDLL(str(d[n])) for d, n in ((made, "libcudnn.so.9"), (real, "libcudnn.so.9"))]
+    for lib in cudnn:
+        lib.cudnnGetVersion.restype = ctypes.c_size_t
+    assert cudnn[0].cudnnGetVersion() == cudnn[1].cudnnGetVersion() > 90000
+    # Every symbol torch's libraries take from these libraries is defined, with the real symbol version.
+    torch_lib = torch_dir / "lib" / "libtorch_cuda.so"
+    wanted = {line.split()[7] for line in subprocess.run(["readelf", "--dyn-syms", "-W", str(torch_lib)],
+              capture_output=True, text=True, check=True).stdout.splitlines()
+              if len(line.split()) >= 8 and line.split()[6] == "UND" and "@libcudart.so.13" in line}
+    given = {line.split()[7].replace("@@", "@") for line in subprocess.run(
+        ["readelf", "--dyn-syms", "-W", str(made["libcudart.so.13"])], capture_output=True, text=True,
+        check=True).stdout.splitlines() if len(line.split()) >= 8 and line.split()[6] not in ("UND", "ABS")}
+    assert wanted and {w.split(" ")[0] for w in wanted} <= given

@@ -56,8 +56,8 @@ from kb.run.snippet import cpu_by_design, imports, is_timing, opening_settings, 
 from kb.run.store import pinned_versions, problem, record  # noqa: E402
 
 STUBS_NOTE = ("torch is the registry's CUDA build of the pinned version, run on the CPU with stand-ins for its NVIDIA "
-              "libraries (tools/machine/wheels.py cuda_stubs: every CUDA call answers 'no device', so "
-              "torch.cuda.is_available() is False, as on a machine without a GPU)")
+              "libraries (tools/machine/wheels.py cuda_stubs: each answers as the real one does on a machine without an "
+              "NVIDIA driver, so torch.cuda.is_available() is False and no CUDA code runs)")
 TRACKED = ("jax", "jaxlib", "flax", "optax", "orbax-checkpoint", "torch", "numpy", "scipy", "transformers", "safetensors")
 
 

@@ -17,14 +17,14 @@ pass on the pins (``bash tools/machine/tpu_pass.sh``) brings every wheel itself:
    ``MANIFEST`` (each wheel's name, size and sha256), packs the wheels into one tar and cuts it into
    numbered pieces of at most ``PIECE`` bytes (``pinned.tar.000``, ...) in ``--out`` (default
    ``.whl-tpu/pinned/``, which git ignores), and prints the calls that carry them.
-   ``download --torch`` makes a second bundle, ``.whl-tpu/torch/``: the pinned torch wheel, the
-   pure-Python packages it requires that the first bundle lacks, and stand-ins for its NVIDIA
-   libraries (``cuda_stubs``). The registry's torch 2.13.0 for Linux is the CUDA build; it does not
+   ``download --torch`` makes a second bundle, ``.whl-tpu/torch/``: the pinned torch and triton
+   wheels, the pure-Python packages torch requires that the first bundle lacks, and stand-ins for
+   its NVIDIA libraries (``cuda_stubs``). The registry's torch 2.13.0 for Linux is the CUDA build; it does not
    import without its NVIDIA libraries (``libcudnn.so.9: cannot open shared object file``, checked
    on 2026-12-07), which take 2.7 GB, and no CPU build for Python 3.12 exists on the registry or on
-   the lent VM (its ``/opt/wheels`` has torch 2.13.0+cpu for Python 3.11 only). triton (198 MB) is
-   not carried: torch imports it only for ``torch.compile`` and the Triton kernels; the programs that
-   need it are "not installed here" in the report (``tools/machine/report.py``).
+   the lent VM (its ``/opt/wheels`` has torch 2.13.0+cpu for Python 3.11 only). triton (198 MB)
+   comes too: without it, torch's FLOP counter writes a warning to stderr on import (a failure by the
+   site's rule), and four programs run Triton's CPU interpreter.
 2. ``receive`` (there) copies the carried pieces to ``/tmp/kb-pieces/<bundle>`` (the machine keeps
    ``/tmp`` between the calls of one sitting; the working tree is laid anew each call).
 3. ``install`` (there) joins the pieces, checks the tar's sha256 and then every wheel's against the
@@ -87,11 +87,15 @@ def cuda_stubs(out: Path) -> list[Path]:
     """Stand-ins for the NVIDIA libraries that the build environment's torch links, built here with gcc.
 
     Each has its library's soname and symbol version and defines every function of it that torch's
-    own libraries call (not the C++ runtime's symbols some of them re-export), each returning 100,
-    CUDA's "no device" error. torch then imports and runs on the CPU as it does on a reader's machine
-    without a GPU: ``torch.cuda.is_available()`` is False and no CUDA code runs. Why our own code: no
-    CPU build of torch 2.13.0 exists for Python 3.12 here or on the lent VM, and carrying the real
-    libraries would take 2.7 GB, about 48 calls."""
+    own libraries call (not the C++ runtime's symbols some of them re-export). Each answers as the
+    real libraries answer on a machine without an NVIDIA driver (this one; read through ctypes):
+    error 35, ``cudaErrorInsufficientDriver``, with its message, a device count of 0, and the real
+    versions from the version queries. torch then imports and runs on the CPU as on a reader's
+    machine without a GPU: ``torch.cuda.is_available()`` is False and no CUDA code runs. Why our own
+    code: no CPU build of torch 2.13.0 exists for Python 3.12 here or on the lent VM, and carrying
+    the real libraries would take 2.7 GB, about 52 calls."""
+    import ctypes
+
     import torch
 
     torch_lib = Path(torch.__file__).parent / "lib"
@@ -111,6 +115,40 @@ def cuda_stubs(out: Path) -> list[Path]:
     called = {name for lib in ours for name, _, _ in dynsyms(lib, defined=False)}
     system = {name for lib in ("libstdc++.so.6", "libc.so.6", "libm.so.6", "libgcc_s.so.1")
               for name, _, _ in dynsyms(Path("/lib/x86_64-linux-gnu") / lib, defined=True)}
+    def real_call(soname: str, name: str, *out: type) -> list[int]:  # a query's answer from the real library
+        for dep in ("libcudart.so.13", "libcublas.so.13", "libcublasLt.so.13"):
+            ctypes.CDLL(str(real[dep]), mode=ctypes.RTLD_GLOBAL)
+        args = [t() for t in out]
+        function = getattr(ctypes.CDLL(str(real[soname])), name)
+        function.restype = ctypes.c_size_t
+        answer = function(*map(ctypes.byref, args))
+        return [a.value for a in args] if out else [answer]
+
+    message = "CUDA driver version is insufficient for CUDA runtime version"
+    special = {  # the functions whose answer is more than an error code, as the real ones give it
+        "cudaGetDeviceCount": "int cudaGetDeviceCount(int *n) { *n = 0; return 35; }",
+        "cudaRuntimeGetVersion": "int cudaRuntimeGetVersion(int *v) {{ *v = {}; return 0; }}",
+        "cudaDriverGetVersion": "int cudaDriverGetVersion(int *v) { *v = 0; return 0; }",
+        "cudaGetErrorString": f'const char *cudaGetErrorString(int e) {{ return "{message}"; }}',
+        "cudaGetErrorName": 'const char *cudaGetErrorName(int e) { return "cudaErrorInsufficientDriver"; }',
+        "cudaGetDriverEntryPointByVersion": "int cudaGetDriverEntryPointByVersion(const char *s, void **f, "
+                                            "unsigned long long g, unsigned v, int *q) { *f = 0; return 35; }",
+        "cudnnGetVersion": "unsigned long cudnnGetVersion(void) {{ return {}; }}",
+        "cudnnGetCudartVersion": "unsigned long cudnnGetCudartVersion(void) {{ return {}; }}",
+        "cublasLtGetVersion": "unsigned long cublasLtGetVersion(void) {{ return {}; }}",
+        "ncclGetVersion": "int ncclGetVersion(int *v) {{ *v = {}; return 0; }}",
+        "cuptiGetVersion": "int cuptiGetVersion(unsigned *v) {{ *v = {}; return 0; }}",
+        "nvrtcVersion": "int nvrtcVersion(int *a, int *b) {{ *a = {}; *b = {}; return 0; }}",
+        "cuptiGetResultString": f'int cuptiGetResultString(int r, const char **s) {{ *s = "{message}"; return 0; }}',
+        **{n: f'const char *{n}() {{ return "{message}"; }}' for n in
+           ("cudnnGetErrorString", "ncclGetErrorString", "ncclGetLastError", "nvrtcGetErrorString", "cusparseGetErrorString")},
+    }
+    queries = {"cudaRuntimeGetVersion": ("libcudart.so.13", ctypes.c_int), "cudnnGetVersion": ("libcudnn.so.9",),
+               "cudnnGetCudartVersion": ("libcudnn.so.9",), "cublasLtGetVersion": ("libcublasLt.so.13",),
+               "ncclGetVersion": ("libnccl.so.2", ctypes.c_int), "cuptiGetVersion": ("libcupti.so.13", ctypes.c_uint32),
+               "nvrtcVersion": ("libnvrtc.so.13", ctypes.c_int, ctypes.c_int)}
+    for name, (soname, *out_types) in queries.items():
+        special[name] = special[name].format(*real_call(soname, name, *out_types))
     out.mkdir(parents=True, exist_ok=True)
     made = []
     for soname in sorted({n for lib in ours for n in needed(lib) if n in real}):
@@ -121,7 +159,7 @@ def cuda_stubs(out: Path) -> list[Path]:
         assert not {n for n, _, kind in symbols if n in called and n not in system and kind == "OBJECT"}, soname
         with tempfile.TemporaryDirectory() as work:
             source, script = Path(work) / "stub.c", Path(work) / "stub.map"
-            source.write_text("".join(f"int {n}(void) {{ return 100; }}\n" for n in funcs), encoding="utf-8")
+            source.write_text("".join(special.get(n, f"int {n}(void) {{ return 35; }}") + "\n" for n in funcs), encoding="utf-8")
             listed = "".join(f"{n}; " for n in funcs)
             script.write_text(f"{''.join(versions)} {{ {'global: ' + listed if funcs else ''}local: *; }};\n", encoding="utf-8")
             subprocess.run(["gcc", "-shared", "-fPIC", "-w", "-fno-builtin", f"-Wl,-soname,{soname}",
@@ -140,12 +178,12 @@ def download(out: Path, without: list[str], torch: bool = False) -> int:
     wheels.mkdir(parents=True)
     pins = [p for p in runtime_pins(ROOT / "requirements.txt")
             if re.split(r"[\[=]", p)[0] not in without and not NOT_CARRIED.match(re.split(r"[\[=]", p)[0])]
-    if torch:  # torch alone, then what it requires that is not NVIDIA's, triton or in the first bundle
+    if torch:  # torch and triton, then what torch requires that is not NVIDIA's or in the first bundle
         carried = json.loads((out.parent / "pinned" / "MANIFEST.json").read_text(encoding="utf-8"))["wheels"]
         from importlib.metadata import requires
 
         pins = [line.split("==")[0] + "==" + line.split("==")[1].split()[0] for line in
-                (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines() if line.startswith("torch==")]
+                (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines() if line.startswith(("torch==", "triton=="))]
         needs, todo = set(), ["torch"]
         while todo:  # what torch requires, and what that requires, as the build environment has it
             for r in requires(todo.pop()) or []:
