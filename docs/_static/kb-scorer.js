@@ -38,6 +38,9 @@ const KB_QUESTION_WORDS = new Set(["how", "do", "doe", "i", "my", "what", "why",
 const KB_PER_WORD = 100; // a page that holds one more of the query's words ranks above any that holds fewer
 
 const kbWords = () => (typeof KB_SEARCH_WORDS !== "undefined" ? KB_SEARCH_WORDS : {});
+// The words of the last query that ask what to do rather than about what (kb-search-zh.js: 实现 in
+// KV 缓存怎么实现); they add to a page's score but do not decide which pages are listed.
+const kbPhrasing = () => (typeof KB_PHRASING !== "undefined" ? KB_PHRASING : new Set());
 // The share of the pages that hold a word (in a title or in the text), kept per index.
 const kbShares = { index: null, shares: new Map() };
 const kbShare = (word) => {
@@ -149,7 +152,7 @@ const kbRankForQuestions = () => {
     // The words that decide which pages are listed: not those that most pages hold, and not only
     // words that no title holds (a word that only some pages' text uses, such as "actually" or
     // "fake", is the reader's phrasing, not the subject of a page; it still adds to the score).
-    const deciding = known.filter((w) => kbShare(w) <= KB_COMMON);
+    const deciding = known.filter((w) => kbShare(w) <= KB_COMMON && !kbPhrasing().has(w));
     const named = deciding.filter((w) => w in Search._index.titleterms);
     const needed = named.length ? deciding : deciding.length ? [] : known;
     for (const p of pages.values()) p.held = p.words.filter((w) => needed.includes(w)).length;
