@@ -11,7 +11,7 @@
      kb.search on the search page), where that term is a word of the index. A query with no Chinese
      (a pasted error line) is left as it is, and so is a word inside a name (jax.devices). */
 // Words a question is made of that say nothing about its subject ("how do I ... ?").
-var KB_QUERY_STOPWORDS = new Set(["如何", "怎么", "怎样", "什么", "为什么", "哪些", "是否", "可以", "能否", "我们", "我的", "一个", "这个", "那个", "使用", "进行", "需要", "时候", "怎么办", "怎么样", "怎么写", "是不是", "能不能", "有没有", "特别", "一下", "有关", "下来", "别的", "不想", "自己", "里面", "的话", "还是", "一些", "知道", "不一样", "不能", "没法", "哪个", "哪种", "哪一个", "选哪个", "到底", "真的", "为啥", "咋办", "应该", "该用", "要不要", "会不会", "对应", "什么样", "有什么", "请问", "为何", "是什么", "怎么用", "如何用", "哪里", "有啥", "咋样"]);
+var KB_QUERY_STOPWORDS = new Set(["如何", "怎么", "怎样", "什么", "为什么", "哪些", "是否", "可以", "能否", "我们", "我的", "一个", "这个", "那个", "使用", "进行", "需要", "时候", "怎么办", "怎么样", "怎么写", "是不是", "能不能", "有没有", "特别", "一下", "有关", "下来", "别的", "不想", "自己", "里面", "的话", "还是", "一些", "知道", "不一样", "不能", "没法", "哪个", "哪种", "哪一个", "选哪个", "到底", "真的", "为啥", "咋办", "应该", "该用", "要不要", "会不会", "对应", "什么样", "有什么", "请问", "为何", "是什么", "怎么用", "如何用", "哪里", "有啥", "咋样", "有办法", "没办法", "办法"]);
 // Single characters that glue a sentence together (particles, pronouns, 是, 在, 和): dropped as
 // cheaply as a question word, so that a cut never takes a fragment of the index such as 组和 or
 // 数是 (jieba's guesses at unknown words in the pages) just to cover one of them.
@@ -49,7 +49,7 @@ var kbGlossaryTerms = (query, known) => {
   for (const phrase of phrases) {
     const chinese = english[phrase].find((term) => (term.match(/[\u3400-\u9fff]+/g) || []).every(known));
     if (chinese === undefined) continue;
-    const words = phrase.split(/[\s-]+/).map(kbEscape).join("[\\s-]*");
+    const words = phrase.split(/[\s-]+/).map(kbEscape).join("[\\s-]+"); // "data loader", not DataLoader (a name the pages write)
     const pattern = new RegExp(`(^|[^a-z0-9_.])${words}(?:e?s)?(?![a-z0-9_.])`, "gi");
     query = query.replace(pattern, (_, before) => `${before} ${chinese} `);
   }
