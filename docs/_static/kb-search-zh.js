@@ -42,25 +42,41 @@ var kbSimplified = (text) => {
 };
 var kbEscape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 // The glossary's English terms in a Chinese query, as the Chinese terms the pages use.
+var kbPatterns = { english: null, patterns: [] }; // compiled once per page
 var kbGlossaryTerms = (query, known) => {
   const english = (typeof KB_SEARCH_WORDS !== "undefined" && KB_SEARCH_WORDS.english) || {};
   if (!/[\u3400-\u9fff]/.test(query)) return query;
-  const phrases = Object.keys(english).sort((a, b) => b.length - a.length);
-  for (const phrase of phrases) {
-    const chinese = english[phrase].find((term) => (term.match(/[\u3400-\u9fff]+/g) || []).every(known));
-    if (chinese === undefined) continue;
-    const words = phrase.split(/[\s-]+/).map(kbEscape).join("[\\s-]+"); // "data loader", not DataLoader (a name the pages write)
-    const pattern = new RegExp(`(^|[^a-z0-9_.])${words}(?:e?s)?(?![a-z0-9_.])`, "gi");
-    query = query.replace(pattern, (_, before) => `${before} ${chinese} `);
+  if (kbPatterns.english !== english) {
+    const phrases = Object.keys(english).sort((a, b) => b.length - a.length);
+    kbPatterns.english = english;
+    kbPatterns.patterns = phrases.map((phrase) => {
+      const words = phrase.split(/[\s-]+/).map(kbEscape).join("[\\s-]+"); // "data loader", not DataLoader (a name the pages write)
+      return [new RegExp(`(^|[^a-z0-9_.])${words}(?:e?s)?(?![a-z0-9_.])`, "gi"), english[phrase]];
+    });
+  }
+  for (const [pattern, terms] of kbPatterns.patterns) {
+    pattern.lastIndex = 0;
+    if (!pattern.test(query)) continue;
+    const chinese = terms.find((term) => (term.match(/[\u3400-\u9fff]+/g) || []).every(known));
+    if (chinese !== undefined) query = query.replace(pattern, (_, before) => `${before} ${chinese} `);
   }
   return query;
 };
+// The last query's words and actions: the scorer splits the query again for every result.
+var kbLastSplit = { query: null, index: null, english: null, words: [], phrasing: new Set() };
 var splitQuery = (query) => {
   const index = (typeof Search !== "undefined" && Search._index) ? Search._index : null;
+  const english = typeof KB_SEARCH_WORDS !== "undefined" ? KB_SEARCH_WORDS.english : undefined;
+  const last = kbLastSplit;
+  if (last.query === query && last.index === index && last.english === english) {
+    KB_PHRASING = new Set(last.phrasing);
+    return [...last.words];
+  }
   const pages = (w) => {
     if (index === null) return 0;
     return new Set([].concat(index.terms[w] ?? [], index.titleterms[w] ?? [])).size;
   };
+  const original = query;
   query = kbGlossaryTerms(kbSimplified(query.normalize("NFKC")), (w) => pages(w) > 0);
   const out = [];
   KB_PHRASING = new Set();
@@ -92,5 +108,6 @@ var splitQuery = (query) => {
       out.push(...pieces.filter((piece) => piece));
     }
   }
+  Object.assign(kbLastSplit, { query: original, index, english, words: [...out], phrasing: new Set(KB_PHRASING) });
   return out;
 };
