@@ -18,8 +18,8 @@ var KB_QUERY_STOPWORDS = new Set(["如何", "怎么", "怎样", "什么", "为�
 var KB_PARTICLES = new Set([..."的了吗呢吧啊呀嘛哦么得地着过把被给让将在和与及或是就都也还又很太我你他它们这那啥咋"]);
 // The question words that ask how to do something: the word right after one is the action asked
 // about (怎么实现, 如何计算, 怎么打开), which a page that answers may not say (it says 用 or nothing);
-// such a word is put in KB_PHRASING, and kb-scorer.js lets it add to a page's score without
-// deciding which pages are listed.
+// such a word is put in KB_PHRASING: kb-scorer.js lets it add to a page's score, and decide which
+// pages are listed only when few pages hold it (KB_COMMON_ACTION: 冻结 does, 实现 does not).
 var KB_HOW = new Set(["如何", "怎么", "怎样", "咋", "怎么才能", "如何才能"]);
 var KB_PHRASING = new Set();
 var KB_LONGEST_TERM = 12;
