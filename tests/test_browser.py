@@ -101,6 +101,11 @@ def test_404_page_works_at_any_missing_address(page, server, language, title, ot
         # issue 53: readers look for a cheat sheet, in both languages
         ("en", "pytorch to jax cheat sheet", ("reference/rosetta.html",)),
         ("zh_CN", "PyTorch JAX 速查表", ("reference/rosetta.html",)),
+        # Chinese queries as readers type them (kb-search-zh.js): in traditional characters, with a
+        # glossary term in English, and asking how to do something the answering page never names
+        ("zh_CN", "訓練中斷後怎麼恢復", ("gpt/resume.html",)),
+        ("zh_CN", "gradient accumulation怎么做", ("optax/param-groups.html",)),
+        ("zh_CN", "KV缓存怎么实现", ("gpt/generate.html",)),
     ],
 )
 def test_search_finds_the_right_page(page, server, site, language, query, expected):

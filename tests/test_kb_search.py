@@ -193,3 +193,40 @@ def test_the_scorer_ranks_for_questions(tmp_path):
         }""", index)
     assert ranked["tf32"][0] == "precision", ranked  # it never says "turn", and dwells on tf32
     assert ranked["kernel"] == ["other", "vmap"], ranked  # "in" does not name "Vectorizing"
+
+
+def test_an_action_asked_about_does_not_decide_the_pages(tmp_path):
+    """A word the Chinese splitter marks as the action a question asks about (KB_PHRASING: 实现 in
+    KV 缓存怎么实现) adds to a page's score but does not drop the page that answers and never says
+    it; without the mark, every word decides."""
+    import sphinx
+    from tools.browser import chromium, serve
+
+    static = Path(sphinx.__file__).parent / "themes" / "basic" / "static"
+    scorer = Path(__file__).resolve().parents[1] / "docs" / "_static" / "kb-scorer.js"
+    (tmp_path / "searchtools.js").write_bytes((static / "searchtools.js").read_bytes())
+    (tmp_path / "kb-scorer.js").write_bytes(scorer.read_bytes())
+    (tmp_path / "search.html").write_text(
+        '<html><head><meta charset="utf-8"></head><body><div id="search-results"></div><script>'
+        'var DOCUMENTATION_OPTIONS = {}; var _ready = () => {}; var KB_PHRASING = new Set();</script>'
+        '<script src="searchtools.js"></script><script src="kb-scorer.js"></script></body></html>', encoding="utf-8")
+    names = ["generate", "train", "port", "d", "e", "f", "g", "h"]
+    index = {"docnames": names, "titles": ["用 KV 缓存生成", "训练", "移植", *names[3:]],
+             "filenames": [f"{name}.md" for name in names],
+             "terms": {"缓存": [1, 2, 3], "kv": [1, 2, 3], "实现": [1, 2, 3]}, "titleterms": {"缓存": 0, "kv": 0},
+             "alltitles": {}, "indexentries": {}, "objects": {}, "objnames": {}, "objtypes": {}, "kbdwell": {}}
+    with serve(tmp_path) as base, chromium() as browser:
+        page = browser.new_page()
+        page.goto(f"{base}/search.html")
+        ranked = page.evaluate("""(index) => {
+            Search.setIndex(index);
+            const run = (phrasing) => {
+                KB_PHRASING = new Set(phrasing);
+                history.replaceState(null, "", "?q=" + encodeURIComponent("KV缓存怎么实现"));
+                return Search.performTermsSearch(new Set(["kv", "缓存", "实现"]), new Set())
+                    .map((r) => [r[0], r[4]]).sort((a, b) => b[1] - a[1]).map((r) => r[0]);
+            };
+            return {marked: run(["实现"]), unmarked: run([])};
+        }""", index)
+    assert ranked["marked"][0] == "generate", ranked
+    assert "generate" not in ranked["unmarked"], ranked

@@ -27,6 +27,9 @@
    5. A result's summary comes from the page's prose (see the end of this file). */
 const KB_ENOUGH = 3;
 const KB_COMMON = 0.5; // a word on more than this share of the pages does not decide which pages are listed
+// ... nor does an action asked about (kbPhrasing) on more than this share: a verb that a quarter of
+// the pages use is one of the prose (实现, 打开), not what a page is about (冻结, 关掉)
+const KB_COMMON_ACTION = 0.25;
 const KB_EVERYWHERE = 0.9; // a word on more than this share of the pages weighs less and less, down to 0
 const KB_DWELLS = 5; // what a word earns on a page that dwells on it, besides Scorer.term or Scorer.title
 // Words of an English question that say nothing about its subject (Sphinx's English stopwords
@@ -38,6 +41,10 @@ const KB_QUESTION_WORDS = new Set(["how", "do", "doe", "i", "my", "what", "why",
 const KB_PER_WORD = 100; // a page that holds one more of the query's words ranks above any that holds fewer
 
 const kbWords = () => (typeof KB_SEARCH_WORDS !== "undefined" ? KB_SEARCH_WORDS : {});
+// The words of the last query that ask what to do rather than about what (kb-search-zh.js: 实现 in
+// KV 缓存怎么实现); they add to a page's score, and decide which pages are listed only when rare
+// (KB_COMMON_ACTION).
+const kbPhrasing = () => (typeof KB_PHRASING !== "undefined" ? KB_PHRASING : new Set());
 // The share of the pages that hold a word (in a title or in the text), kept per index.
 const kbShares = { index: null, shares: new Map() };
 const kbShare = (word) => {
@@ -149,7 +156,7 @@ const kbRankForQuestions = () => {
     // The words that decide which pages are listed: not those that most pages hold, and not only
     // words that no title holds (a word that only some pages' text uses, such as "actually" or
     // "fake", is the reader's phrasing, not the subject of a page; it still adds to the score).
-    const deciding = known.filter((w) => kbShare(w) <= KB_COMMON);
+    const deciding = known.filter((w) => kbShare(w) <= (kbPhrasing().has(w) ? KB_COMMON_ACTION : KB_COMMON));
     const named = deciding.filter((w) => w in Search._index.titleterms);
     const needed = named.length ? deciding : deciding.length ? [] : known;
     for (const p of pages.values()) p.held = p.words.filter((w) => needed.includes(w)).length;

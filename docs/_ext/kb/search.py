@@ -60,6 +60,7 @@ from docutils import nodes
 from .glossary import alternatives, glossary_path, glossary_rows
 from .languages import behaviour
 from .page import HEADER_CLASS
+from .search_zh import english_terms
 from .translations import _
 
 INDEX_RE = re.compile(r"\A\s*Search\.setIndex\((.*)\)\s*;?\s*\Z", re.S)
@@ -322,6 +323,8 @@ def on_page_context(app, pagename, templatename, context, doctree) -> None:
         forms = search_words(glossary_path(Path(app.confdir)), behaviour(app.config, "glossary"))
         words = {"partial": _("No page holds every word of your search; these pages hold most of them."),
                  "forms": {word.lower(): terms for word, terms in forms.items()}}
+        if behaviour(app.config, "search") == "jieba":  # the glossary's English terms, for kb-search-zh.js
+            words["english"] = english_terms(glossary_path(Path(app.confdir)), behaviour(app.config, "glossary"))
         app.add_js_file(None, body=f"var KB_SEARCH_WORDS = {json.dumps(words, ensure_ascii=False)};", priority=100)
 
 

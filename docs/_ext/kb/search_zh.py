@@ -13,6 +13,12 @@ In the builds whose language has ``search: jieba`` in ``kb_languages`` (``kb.lan
    (Sphinx's search language ``zh``, which this module sets as ``html_search_language``).
    (The scorer that ranks a page whose title names a query word first, ``kb-scorer.js``, is set
    in ``conf.py`` as ``html_search_scorer`` and serves both languages.)
+4. Before it is cut, a query is made the text the site writes: full-width letters and digits
+   become ASCII, a character typed in traditional script becomes the simplified one the pages
+   write (``traditional_pairs``: OpenCC's table in ``docs/_data/zh_traditional.tsv``, the pairs
+   this site needs, given to the splitter as ``KB_TRADITIONAL``), and in a Chinese query a
+   glossary term typed in English becomes the Chinese term (``english_terms``, given to the search
+   page by ``kb.search``): 顯存 finds 显存, "gradient clipping 怎么写" finds 梯度裁剪.
 
 Sphinx's own Chinese search (``sphinx.search.zh``) does (1) only as a silent fallback and neither
 (2) nor (3); no maintained extension does them.
@@ -20,6 +26,7 @@ Sphinx's own Chinese search (``sphinx.search.zh``) does (1) only as a silent fal
 
 from __future__ import annotations
 
+import json
 import logging as std_logging
 import re
 from pathlib import Path
@@ -27,7 +34,7 @@ from pathlib import Path
 from sphinx.errors import ExtensionError
 from sphinx.search.zh import SearchChinese
 
-from .glossary import glossary_path, glossary_rows
+from .glossary import alternatives, glossary_path, glossary_rows
 from .languages import behaviour
 from .page import source_pages
 
@@ -36,9 +43,84 @@ CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 class KbSearchChinese(SearchChinese):
-    """Sphinx's Chinese search, with a query splitter that uses the index's vocabulary."""
+    """Sphinx's Chinese search, with a query splitter that uses the index's vocabulary (and the
+    traditional characters the build passes in ``html_search_options["traditional"]``)."""
 
     js_splitter_code = SPLITTER.read_text(encoding="utf-8")
+
+    def __init__(self, options: dict[str, str]) -> None:
+        super().__init__(options)
+        self.js_splitter_code = splitter_code(options.get("traditional", ""))
+
+
+def splitter_code(traditional: str) -> str:
+    """The query splitter, after ``KB_TRADITIONAL``: pairs of characters, traditional then simplified.
+
+    >>> splitter_code("顯显").splitlines()[0]
+    'var KB_TRADITIONAL = "顯显";'
+    """
+    return f"var KB_TRADITIONAL = {json.dumps(traditional, ensure_ascii=False)};\n" + SPLITTER.read_text(encoding="utf-8")
+
+
+TRADITIONAL = Path(__file__).resolve().parent.parent.parent / "_data" / "zh_traditional.tsv"
+
+
+def traditional_pairs(table: Path, written: str) -> str:
+    """The table's pairs (``traditional<TAB>simplified``) that a query on this site needs: those whose
+    simplified character the site ``written`` uses and whose traditional one it never does (著 is
+    a traditional form of 着, but the site writes 显著), as one string of character pairs.
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "t.tsv"
+    >>> _ = path.write_text("# from OpenCC\\ntraditional\\tsimplified\\n顯\\t显\\n著\\t着\\n龜\\t龟\\n", encoding="utf-8")
+    >>> traditional_pairs(path, "显存很显著，跟着")
+    '顯显'
+    """
+    used = set(CJK.findall(written))
+    pairs = []
+    for line in table.read_text(encoding="utf-8").splitlines():
+        old, _, new = line.partition("\t")
+        if len(old) == 1 == len(new) and new in used and old not in used:  # not a comment, not the header
+            pairs.append(old + new)
+    return "".join(pairs)
+
+
+def site_text(locale_dir: Path, tsv: Path) -> str:
+    """The Chinese the site writes: its catalogues and its glossary."""
+    return "".join(path.read_text(encoding="utf-8") for path in sorted(locale_dir.rglob("*.po"))) + tsv.read_text(encoding="utf-8")
+
+
+def english_terms(tsv: Path, column: str = "chinese") -> dict[str, list[str]]:
+    """The glossary's English terms that a Chinese query may hold, lower case, each with the forms
+    of its Chinese term (the ``column``, bracketed parts left out). Left out: terms written as code
+    (```pmap```), abbreviations in capitals (XLA, SPMD: the Chinese pages write them as they are),
+    and terms the Chinese column writes the same (pytree, dropout).
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "g.tsv"
+    >>> _ = path.write_text("english\\tchinese\\n"
+    ...     "gradient clipping\\t梯度裁剪\\nmulti-process / multi-host\\t多进程 / 多主机\\n"
+    ...     "just-in-time (JIT) compilation\\t即时编译\\n`pmap`\\t`pmap`\\nXLA\\tXLA\\ndropout\\tdropout\\n"
+    ...     "SPMD\\t单程序多数据\\nGPU memory\\tGPU 内存\\n", encoding="utf-8")
+    >>> english_terms(path)  # doctest: +NORMALIZE_WHITESPACE
+    {'gradient clipping': ['梯度裁剪'], 'multi-process': ['多进程'], 'multi-host': ['多主机'],
+     'just-in-time compilation': ['即时编译'], 'gpu memory': ['GPU 内存']}
+    """
+    found: dict[str, list[str]] = {}
+    for row in glossary_rows(tsv):
+        if "`" in row["english"]:
+            continue
+        chinese = [re.sub(r"（[^）]*）|\([^)]*\)", "", part).strip() for part in alternatives(row.get(column, ""))]
+        chinese = [part for part in chinese if CJK.search(part)]
+        names = alternatives(row["english"])
+        for number, part in enumerate(names):
+            english = " ".join(re.sub(r"\([^)]*\)", "", part).split())
+            # "flatten / unflatten" is "展平 / 还原": one term each, in order
+            forms = [chinese[number]] if len(names) == len(chinese) > 1 else chinese
+            if not english or english.isupper() or not forms or english.lower() in (c.lower() for c in forms):
+                continue
+            found.setdefault(english.lower(), forms)
+    return found
 
 
 def glossary_terms(tsv: Path, column: str = "chinese") -> list[str]:
@@ -108,7 +190,10 @@ def on_builder_inited(app) -> None:
     jieba.setLogLevel(std_logging.WARNING)  # no "Building prefix dict..." on stderr
     path = write_search_dictionary(app)
     # The search index (and its jieba) is made later, when writing starts.
-    app.config.html_search_options = {**(app.config.html_search_options or {}), "dict": str(path)}
+    written = site_text(Path(app.srcdir) / "locales" / app.config.language / "LC_MESSAGES",
+                        glossary_path(Path(app.confdir)))
+    app.config.html_search_options = {**(app.config.html_search_options or {}), "dict": str(path),
+                                      "traditional": traditional_pairs(TRADITIONAL, written)}
     app.config.html_search_language = app.config.html_search_language or KbSearchChinese.lang  # zh_CN finds zh too
 
 
