@@ -263,13 +263,49 @@ ACCESSIBILITY_PAGES = ["index.html", "core/index.html", "start/from-pytorch.html
                        "search.html?q=jit", "404.html", "genindex.html"]
 
 
-def serious_accessibility_violations(page) -> list[str]:
-    """axe-core's serious and critical violations on the page as loaded, one line each."""
-    from axe_playwright_python.sync_playwright import Axe
+# axe-core's color-contrast rule costs a few milliseconds for each element that holds text, and
+# the cheat sheet (reference/rosetta) has about 16,000 of them: Pygments writes one <span> per token
+# in its 444 code blocks. On a busy 2-core machine axe took 33 s on that page, 27 of them in that
+# rule; checking one element of each look (98 to 161 there), 11 s. An element's contrast is decided
+# by its computed colours, its font's size and weight, and the backgrounds, opacity and filters of
+# what lies under it: on these pages, its ancestors (assumed: no positioned element is painted
+# under text). So a look is the element's tag, classes and those styles, and its ancestors'; the
+# rule checks one element of each look (and its descendants), every other rule every element.
+AXE_RUN = """async () => {
+  const styles = ["color", "font-size", "font-weight", "background-color", "background-image", "opacity",
+                  "filter", "mix-blend-mode", "text-shadow", "visibility"];
+  const looks = new Map();
+  const look = (el) => {
+    if (!looks.has(el)) {
+      const style = getComputedStyle(el);
+      looks.set(el, [el.tagName, el.getAttribute("class"), ...styles.map((name) => style.getPropertyValue(name))].join("|")
+                    + " < " + (el.parentElement ? look(el.parentElement) : ""));
+    }
+    return looks.get(el);
+  };
+  const holdsText = (el) => ["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName)
+    || [...el.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent.trim());
+  const oneOfEach = new Map();
+  for (const el of document.body.querySelectorAll("*")) {
+    if (holdsText(el) && !oneOfEach.has(look(el))) oneOfEach.set(look(el), el);
+  }
+  const options = {resultTypes: ["violations"]};
+  const found = (await axe.run(document, {...options, rules: {"color-contrast": {enabled: false}}})).violations;
+  if (oneOfEach.size) {
+    const contrast = {...options, runOnly: {type: "rule", values: ["color-contrast"]}};
+    found.push(...(await axe.run({include: [...oneOfEach.values()]}, contrast)).violations);
+  }
+  return found.map((v) => ({id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target)}));
+}"""
 
-    found = Axe().run(page).response["violations"]
-    return [f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
-            for v in found if v["impact"] in ("serious", "critical")]
+
+def serious_accessibility_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as loaded, one line each (AXE_RUN)."""
+    from axe_playwright_python.base import AXE_SCRIPT  # axe-core, bundled: no download
+
+    page.evaluate(AXE_SCRIPT)
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {v['targets']}"
+            for v in page.evaluate(AXE_RUN) if v["impact"] in ("serious", "critical")]
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -295,6 +331,21 @@ def test_the_accessibility_check_reports_what_it_should(page):
                      '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><button></button></main></body></html>')
     found = " ".join(serious_accessibility_violations(page))
     assert "image-alt (critical)" in found and "button-name (critical)" in found, found
+
+
+@pytest.mark.parametrize("row, text", [("", "color: #999"), ("", "font-size: 12px"), ("opacity: 0.5", ""),
+                                       ("background-color: #bbb", "")])
+def test_the_contrast_check_finds_one_faint_element_among_many_alike(page, row, text):
+    """Among 600 table rows that look alike (large bold text, #777 on white), the one whose text
+    is too faint is a serious violation, whether by its own colour or size or by its row's opacity
+    or background: the styles by which AXE_RUN tells looks apart."""
+    rows = '<tr><td><span class="token">a row</span></td></tr>' * 300
+    faint = f'<tr style="{row}"><td><span class="token" id="faint" style="{text}">faint</span></td></tr>'
+    page.set_content('<!doctype html><html lang="en"><head><title>t</title><style>.token { color: #777;'
+                     ' font-size: 19px; font-weight: bold }</style></head><body><main><table>'
+                     + rows + faint + rows + '</table></main></body></html>')
+    found = serious_accessibility_violations(page)
+    assert len(found) == 1 and found[0].startswith("color-contrast (serious)") and "#faint" in found[0], found
 
 
 def test_open_in_colab_shows_only_where_the_site_names_a_repository(browser, server, site, fixture_project,
