@@ -100,3 +100,24 @@ for (path, d), (_, old), (_, new) in zip(nnx.to_flat_state(decay), nnx.to_flat_s
 n_params = len(nnx.to_flat_state(decay))
 print(f"{decayed} of {n_params} parameters decayed: the Linear kernels only")
 assert decayed == 4 * LAYERS + 1  # c_attn, c_proj, fc, proj per block, and lm_head
+
+# nanoGPT's rule is another convention: decay every parameter of two or more dimensions, the
+# matmul kernels and the embeddings, and nothing of one dimension (biases, LayerNorm scales).
+nanogpt = nnx.map_state(lambda path, v: jnp.ndim(v[...]) >= 2, nnx.state(model, nnx.Param))
+extra = [".".join(map(str, p)) for (p, a), (_, b) in zip(nnx.to_flat_state(nanogpt), nnx.to_flat_state(decay))
+         if a and not b]
+print("nanoGPT's rule (ndim >= 2) also decays:", extra)
+assert extra == ["wpe.embedding", "wte.embedding"]
+# With GPT-2's tied head (logits = wte.attend(x)), the embedding is the output layer too: a mask
+# of kernels alone leaves GPT-2 small's 50257 x 768 matrix, its largest, without weight decay.
+print(f"tied wte in GPT-2 small: {50257 * 768 / 1e6:.1f} M parameters outside a kernel-only mask")
+
+# nanoGPT's initialisation, as NNX initializers: N(0, 0.02) for kernels and embeddings, zero biases,
+# and the residual projections scaled by 1/sqrt(2 * layers), one for each residual addition.
+normal = nnx.initializers.normal(0.02)
+proj = nnx.Linear(4 * D, D, kernel_init=nnx.initializers.normal(0.02 / (2 * LAYERS) ** 0.5),
+                  rngs=nnx.Rngs(1))
+wte = nnx.Embed(VOCAB, D, embedding_init=normal, rngs=nnx.Rngs(2))
+stds = {name: float(jnp.std(w[...])) for name, w in (("proj kernel", proj.kernel), ("wte", wte.embedding))}
+print("initial std:", {k: round(v, 4) for k, v in stds.items()}, "bias all zero:", bool((proj.bias[...] == 0).all()))
+assert abs(stds["proj kernel"] - 0.02 / (2 * LAYERS) ** 0.5) < 0.002 and abs(stds["wte"] - 0.02) < 0.004
