@@ -109,8 +109,12 @@ def test_every_notebook_says_where_to_restart_and_installs_the_pins_on_colab(sit
             assert before["metadata"]["kb"]["added"] == "restart", name
             if language != SOURCE_LANGUAGE:
                 assert CJK.search(comment) and CJK.search("".join(before["source"])), name
+        # The page's prose, rendered from its doctree in its language (kb.markdown), not MyST source.
+        prose = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown" and "kb" not in c["metadata"])
+        assert prose.startswith("<a id=") and "{ref}`" not in prose and not re.search(r"^\(\S+\)=$", prose, re.M), name
         if language != SOURCE_LANGUAGE:
             assert CJK.search("".join(cells[0]["source"])) and CJK.search(install), name
+            assert len(CJK.findall(prose)) > len(re.findall(r"\b[a-z]+\b", prose)) / 4, name  # Chinese, code names aside
 
 
 def test_some_notebooks_restart_for_each_reason(site):
