@@ -57,6 +57,18 @@ def test_good_fixture_builds_in_both_languages_and_zh_executes_nothing(fixture_p
     english = (tmp_path / "out" / "en" / "sec" / "page.html").read_text(encoding="utf-8")
     assert re.search(r'<img alt="A straight line that rises over three steps\." src="[^"]+\.svg"', english), english
     assert re.search(r'<img alt="一条随步数上升的直线，共三步。" src="[^"]+\.zh_CN\.svg"', page), page
+    # The Chinese page's notebook: its prose from the translated page, the same code cells and outputs.
+    notebooks = {lang: json.loads((tmp_path / "out" / lang / "_kb" / "notebooks" / "sec" / "page.ipynb")
+                                  .read_text(encoding="utf-8"))["cells"] for lang in ("en", "zh_CN")}
+    prose = {lang: "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+             for lang, cells in notebooks.items()}
+    assert "# A page" in prose["en"] and "Some text." in prose["en"]
+    assert "# 一个页面" in prose["zh_CN"] and "一些文字。" in prose["zh_CN"] and "## 第二节" in prose["zh_CN"]
+    for english in ("A page", "Some text", "Second section", "Back to", "A figure", "Run this notebook"):
+        assert english not in prose["zh_CN"], english
+    programs = {lang: [{**c, "id": None} for c in cells if "load" in c["metadata"]] for lang, cells in notebooks.items()}
+    assert len(programs["en"]) == 3 and programs["en"] == programs["zh_CN"]
+    assert all(c["outputs"] for c in programs["zh_CN"])
 
 
 def _figure(page):

@@ -68,9 +68,11 @@ def with_status_page(project):
     return project
 
 
-def tpu_report(project, *, outcomes: dict[str, tuple] | None = None, noise: bool = False) -> None:
+def tpu_report(project, *, outcomes: dict[str, tuple] | None = None, noise: bool = False,
+               notebook: dict | None = None) -> None:
     """A machine report in the format of tools/machine/report.py: every fixture program ran on a
-    TPU v5e with jax 0.10.2; ``outcomes`` maps a program to (outcome, first error line, its line)."""
+    TPU v5e with jax 0.10.2; ``outcomes`` maps a program to (outcome, first error line, its line);
+    ``notebook``: the page's notebook row (tools.machine.report.NotebookRow), over its defaults."""
     outcomes = outcomes or {}
     snippets = []
     for name in SNIPPETS:
@@ -92,6 +94,10 @@ def tpu_report(project, *, outcomes: dict[str, tuple] | None = None, noise: bool
               "noise": {"tpu-hugepages": {"source": BY_ID["tpu-hugepages"].source,
                                           "reason": BY_ID["tpu-hugepages"].reason}} if noise else {},
               "counts": counts, "snippets": snippets}
+    if notebook is not None:
+        report["notebooks"] = [{"page": "sec/page", "programs": {row["snippet"]: row["sha256"] for row in snippets},
+                                "outcome": "ok", "seconds": 41.6, "cells": 4, "restarts": 0, "differs": [],
+                                "error": None, "problems": [], **notebook}]
     folder = project / "reports" / "machines"
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "2026-12-05-tpu-v5-lite.json").write_text(json.dumps(report), encoding="utf-8")
@@ -129,7 +135,7 @@ def test_no_report_then_a_fresh_one_then_an_edit(fixture_project, build_project,
     assert "GPU: none yet." in status and "TPU: none yet." in status
     assert "This build" in status and "3 of 3 programs ran" in status_row(page(tmp_path, "en", "reference/backends"))
 
-    tpu_report(project)
+    tpu_report(project, notebook={})
     fresh = build_project(project)
     assert fresh.returncode == 0, log(fresh)
     assert header_lines(page(tmp_path, "en")) == ["TPU v5e, jax 0.10.2, 2026-12-05: 3 of 3 programs ran"]
@@ -141,6 +147,7 @@ def test_no_report_then_a_fresh_one_then_an_edit(fixture_project, build_project,
     assert "Versions that differ from the pins: jax 0.10.2 (pinned 0.12.0.1)." in text(status)
     assert "python3 tools/machine/report.py" in text(status) and "20.6 min" in text(status)
     assert status_row(status).count("3 of 3 programs ran") == 2  # this build, and the TPU
+    assert "Notebook, in one kernel: ran top to bottom in 42 s" in status_row(status)
     zh = build_project(project, language="zh_CN")
     assert zh.returncode == 0, log(zh)
     assert header_lines(page(tmp_path, "zh_CN")) == ["TPU v5e，jax 0.10.2，2026-12-05：3 个程序全部运行通过"]
@@ -150,6 +157,7 @@ def test_no_report_then_a_fresh_one_then_an_edit(fixture_project, build_project,
     assert "TPU v5e，jax 0.10.2，2026-12-05（TPU v5e，x86_64 Linux，13 核 CPU；Python 3.11.9）" in status, status
     assert "与本站固定版本不同的包：jax 0.10.2（本站固定版本为 0.12.0.1）。" in status, status
     assert "CPU cores" not in status and "TPU v5 lite" not in status
+    assert "笔记本（单个内核）：从头运行到尾，用时 42 秒" in status_row(page(tmp_path, "zh_CN", "reference/backends"))
 
     snippet = project / "snippets" / "sec" / "jax_side.py"
     snippet.write_text(snippet.read_text(encoding="utf-8") + "# edited after the TPU pass\n", encoding="utf-8")
@@ -159,6 +167,7 @@ def test_no_report_then_a_fresh_one_then_an_edit(fixture_project, build_project,
         "TPU v5e, jax 0.10.2, 2026-12-05: 2 of 3 programs ran; 1 changed since the run"]
     row = status_row(page(tmp_path, "en", "reference/backends"))
     assert "changed since the run: sec/jax_side.py" in row and "3 of 3 programs ran" in row  # the build ran it
+    assert "Notebook, in one kernel: changed since the run" in row  # it held the program as it was
 
 
 def test_a_failing_program_and_platform_noise(fixture_project, build_project, tmp_path):
@@ -166,7 +175,8 @@ def test_a_failing_program_and_platform_noise(fixture_project, build_project, tm
     the page's row; a program that fails as on the CPU with the same versions is "versions
     differ"; the noise the pass recorded is listed with the table's reason, translated."""
     project = with_status_page(fixture_project())
-    tpu_report(project, noise=True, outcomes={
+    tpu_report(project, noise=True, notebook={"outcome": "differs", "differs": ["snippets/sec/figure.py", "snippets/sec/jax_side.py"]},
+               outcomes={
         "jax_side.py": ("failed", "AssertionError: total is not 6 (exit status 1)", 6),
         "figure.py": ("versions differ", "AttributeError: module 'jax' has no attribute 'Inline' (exit status 1)", 2)})
     en = build_project(project)
@@ -177,6 +187,8 @@ def test_a_failing_program_and_platform_noise(fixture_project, build_project, tm
     row = status_row(status)
     assert "failed: sec/jax_side.py:6 AssertionError: total is not 6 (exit status 1)" in row, row
     assert "versions differ: sec/figure.py:2 AttributeError: module 'jax' has no attribute 'Inline'" in row, row
+    assert ("Notebook, in one kernel: ran top to bottom in 42 s; 2 programs printed otherwise than when they ran alone: "
+            "sec/figure.py, sec/jax_side.py") in row, row
     assert "Platform noise recorded in 2 programs, not counted as a failure: tpu-hugepages." in text(status)
     assert BY_ID["tpu-hugepages"].reason in text(status).replace("\u2019", "'")  # Sphinx's smart quotes
     zh = build_project(project, language="zh_CN")
@@ -185,4 +197,6 @@ def test_a_failing_program_and_platform_noise(fixture_project, build_project, tm
         "TPU v5e，jax 0.10.2，2026-12-05：3 个程序中 1 个运行通过；1 个失败，1 个因版本不同而失败"]
     status = text(page(tmp_path, "zh_CN", "reference/backends"))
     assert "2 个程序记录到平台噪声 tpu-hugepages，不算失败。" in status and "虚拟机的内核设置" in status
+    assert ("笔记本（单个内核）：从头运行到尾，用时 42 秒；其中 2 个程序的输出与单独运行时不同："
+            "sec/figure.py、sec/jax_side.py") in status, status
     assert BY_ID["tpu-hugepages"].reason not in status

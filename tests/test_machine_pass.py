@@ -12,7 +12,7 @@ from pathlib import Path
 from tools.machine.report import ReportRow
 from tools.site import ROOT
 
-from kb.run.plan import site_plan  # noqa: E402 (tools.site: docs/_ext importable)
+from kb.run.plan import site_plan, snippet_digest  # noqa: E402 (tools.site: docs/_ext importable)
 
 
 def test_it_needs_no_sphinx_nor_nox():
@@ -174,6 +174,48 @@ def test_a_call_killed_mid_pass_leaves_the_report_of_what_it_ran(tmp_path):
     assert report is not None, "no report while the pass ran"
     assert [r["snippet"] for r in report["snippets"]] == [fast] and report["snippets"][0]["outcome"] == "ok"
     assert slow in report["pass"]["pending"] and report["pass"]["calls"] == 1
+
+
+def test_the_pass_runs_the_notebooks_of_the_pages_that_held_the_chip_longest(site, tmp_path):
+    """--notebooks 1 picks the page whose programs held the accelerator longest in the --expect
+    report and runs its notebook in one kernel with the runner of nox -s notebooks (here on the
+    CPU, through the pass's own code path); each program is compared with what it printed alone in
+    the pass (a merged row that printed something else makes the notebook "differs", naming that
+    program), and the page's row and the .md table say so. With no time left it is not started."""
+    from tools.machine.report import NotebookRow
+
+    first, second = "snippets/reference/mig_removed.py", "snippets/reference/mig_flax_nnx.py"  # reference/migration
+    digest = {name: snippet_digest(ROOT / name) for name in (first, second)}
+    expect = tmp_path / "tpu.json"
+    expect.write_text(json.dumps({"snippets": [
+        {"snippet": first, "pages": ["reference/migration"], "backend": "tpu", "seconds": 40.0},
+        {"snippet": second, "pages": ["reference/migration"], "backend": "tpu", "seconds": 30.0},
+        {"snippet": "snippets/core/vmap_first.py", "pages": ["core/vmap"], "backend": "tpu", "seconds": 60.0},
+        {"snippet": "snippets/core/jit_first_call.py", "pages": ["core/jit"], "backend": "cpu", "seconds": 500.0}]}))
+    merged = tmp_path / "merged.json"
+    merged.write_text(json.dumps(_report("3.12.1", "0.12.0.1", ["tpu"], [
+        {**_row(second, digest[second], "ok", None), "stdout": "not what it prints\n"}])))
+
+    def run(out, *extra: str) -> dict:
+        result = subprocess.run([sys.executable, "tools/machine/report.py", "--policy", "tpu", "--only", first.removeprefix("snippets/"),
+                                 "--notebooks", "1", "--notebook-site", str(site), "--expect", str(expect), "--workers", "1",
+                                 "--out", str(out), "--state", str(out / "state"), *extra], cwd=ROOT, capture_output=True,
+                                text=True, timeout=600)
+        assert result.returncode == 0, result.stderr
+        [report_file] = out.glob("*.json")
+        return json.loads(report_file.read_text(encoding="utf-8"))
+
+    report = run(tmp_path / "out", "--merge", str(merged))
+    [row] = report["notebooks"]
+    assert list(row) == list(NotebookRow.__annotations__)
+    assert row["page"] == "reference/migration" and row["programs"] == digest and report["pass"]["pending_notebooks"] == []
+    assert row["outcome"] == "differs" and row["differs"] == [second] and row["error"] is None, row["problems"]
+    assert row["cells"] == 3 and row["seconds"] > 0 and "the program alone printed 'not what it prints'" in row["problems"][0]
+    table = next((tmp_path / "out").glob("*.md")).read_text(encoding="utf-8")
+    assert f"| reference/migration | differs | {row['seconds']:.1f} | 3 | 0 | `{second}` |" in table
+
+    late = run(tmp_path / "late", "--budget", "1")
+    assert "notebooks" not in late and late["pass"]["pending_notebooks"] == ["reference/migration"]
 
 
 def test_the_machine_report_names_each_snippets_pages(tmp_path):

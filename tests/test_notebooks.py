@@ -70,6 +70,30 @@ def test_a_failing_cell_fails_naming_its_notebook_and_cell(tmp_path):
     assert failed.startswith("sec/broken, cell 5 (snippets/sec/bad.py) failed:") and "broken on purpose" in failed
 
 
+def test_kernels_run_over_unix_sockets_where_the_machine_refuses_network_ones(tmp_path, monkeypatch):
+    """The lent TPU VM refuses every AF_INET socket: there the runner talks to its kernels over
+    Unix sockets (Jupyter's ipc transport), and a notebook runs, restart included, as over TCP."""
+    import socket
+
+    from tools import notebooks
+
+    real = socket.socket
+
+    def network_refused(family=-1, *args, **kwargs):  # as on the VM: AF_INET (the default) fails, AF_UNIX works
+        if family in (-1, socket.AF_INET, socket.AF_INET6):
+            raise OSError(97, "Address family not supported by protocol")
+        return real(family, *args, **kwargs)
+
+    assert notebooks.transport() == "tcp"
+    path = _notebook(tmp_path / "ipc.ipynb", [
+        ("left = 1\nprint('one')", {"load": "snippets/sec/one.py"}, ["one\n"]),
+        ("print('left' in globals())", {"load": "snippets/sec/fresh.py", "kb": {"restart": "own", "lines": 0}}, ["False\n"])])
+    monkeypatch.setattr(socket, "socket", network_refused)  # Jupyter's TCP ports come from socket.socket()
+    assert notebooks.transport() == "ipc"
+    result = run_notebook(path, "sec/ipc", timeout=120)
+    assert not result.problems and result.restarts == 1, result.problems
+
+
 def test_the_command_fails_and_reports_a_failing_notebook(tmp_path, capsys):
     site = tmp_path / "site"
     folder = site / SOURCE_LANGUAGE / "_kb" / "notebooks" / "sec"
@@ -111,8 +135,12 @@ def test_every_notebook_says_where_to_restart_and_installs_the_pins_on_colab(sit
             assert before["metadata"]["kb"]["added"] == "restart", name
             if language != SOURCE_LANGUAGE:
                 assert CJK.search(comment) and CJK.search("".join(before["source"])), name
+        # The page's prose, rendered from its doctree in its language (kb.markdown), not MyST source.
+        prose = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown" and "kb" not in c["metadata"])
+        assert prose.startswith("<a id=") and "{ref}`" not in prose and not re.search(r"^\(\S+\)=$", prose, re.M), name
         if language != SOURCE_LANGUAGE:
             assert CJK.search("".join(cells[0]["source"])) and CJK.search(install), name
+            assert len(CJK.findall(prose)) > len(re.findall(r"\b[a-z]+\b", prose)) / 4, name  # Chinese, code names aside
 
 
 def test_some_notebooks_restart_for_each_reason(site):

@@ -22,8 +22,10 @@ _kb/notebooks/<page>.ipynb``, written by ``kb.downloads`` and ``kb.notebooks.pre
    file names in what it prints (tracebacks, a jaxpr's source lines, the size of a serialized
    module that records them) are the page's; a reader's kernel shows its own cell names there. A
    difference is a failure: the program prints something else when earlier cells ran in its
-   kernel. Not compared: figures (PNG in a kernel, SVG on the page); the outputs of a program that
-   says they depend on its process (``# Runs in a fresh process: <reason>``: a memory high-water
+   kernel. On an accelerator (``tools/machine/report.py --notebooks``) a program is compared with
+   what it printed alone on that machine in the same pass, where the pass ran it (``alone``).
+   Not compared: figures (PNG in a kernel, SVG on the page); the outputs of a program that says
+   they depend on its process (``# Runs in a fresh process: <reason>``: a memory high-water
    mark, say), which must only run; and of a timing program (``kb.run.snippet.TIMINGS``), only the
    number of lines (which of two steps is faster may change from run to run). The few programs
    whose figures depend on the stack they run under or on what else the process holds
@@ -41,6 +43,7 @@ import argparse
 import itertools
 import json
 import re
+import socket
 import sys
 import tempfile
 import time
@@ -53,6 +56,8 @@ from kb.run.process import reader_environment  # noqa: E402 (tools.site makes do
 from kb.run.snippet import fresh, is_timing, masked_figures  # noqa: E402
 
 NOTEBOOKS = "_kb/notebooks"
+DIFFERS = "prints something else"
+PAGE, ALONE = "the page shows", "the program alone printed"  # whose outputs a cell's are compared with
 
 
 @dataclass
@@ -62,6 +67,7 @@ class Result:
     cells: int = 0
     restarts: int = 0
     problems: list[str] = field(default_factory=list)
+    differs: list[str] = field(default_factory=list)  # the programs (of problems) that ran and printed something else
 
 
 def _text(source) -> str:
@@ -152,8 +158,8 @@ def comparable(text: str, timing: bool, snippet: str = "", moved: int = 0) -> st
     return masked_figures(text) if timing else text
 
 
-def first_difference(expected: str, got: str) -> str:
-    """The first line where two outputs differ.
+def first_difference(expected: str, got: str, shown: str = PAGE) -> str:
+    """The first line where two outputs differ (``shown``: whose the expected output is).
 
     >>> first_difference("a\\nb\\n", "a\\nc\\nd\\n")
     "line 2: the page shows 'b', the kernel printed 'c' (the page shows 2 lines, the kernel printed 3)"
@@ -161,8 +167,8 @@ def first_difference(expected: str, got: str) -> str:
     a, b = expected.splitlines(), got.splitlines()
     for number, (x, y) in enumerate(itertools.zip_longest(a, b), 1):
         if x != y:
-            return (f"line {number}: the page shows {x!r}, the kernel printed {y!r}"
-                    + (f" (the page shows {len(a)} lines, the kernel printed {len(b)})" if len(a) != len(b) else ""))
+            return (f"line {number}: {shown} {x!r}, the kernel printed {y!r}"
+                    + (f" ({shown} {len(a)} lines, the kernel printed {len(b)})" if len(a) != len(b) else ""))
     return "the same lines"
 
 
@@ -171,15 +177,40 @@ def _where(index: int, cell) -> str:
     return f"cell {index + 1}" + (f" ({load})" if load else "")
 
 
-def run_notebook(path: Path, name: str | None = None, timeout: float = 600) -> Result:
-    """Run one notebook as a reader does (module docstring); its problems, not an exception."""
+def transport() -> str:
+    """How the runner talks to its kernels: Jupyter's default, TCP on the loopback, where this
+    machine allows a network socket; else Unix sockets (``ipc``): the lent TPU VM refuses every
+    network socket, ``socket.socket()`` itself (reports/machines/README.md)."""
+    try:
+        socket.socket(socket.AF_INET, socket.SOCK_STREAM).close()
+    except OSError:
+        return "ipc"
+    return "tcp"
+
+
+def kernel_transport(via: str, work: Path) -> dict[str, str]:
+    """The kernel manager's settings for ``via``: Unix sockets in the notebook's working folder, named
+    by an absolute path (Jupyter's default is relative, which the kernel, in another folder, misreads)."""
+    return {"transport": via, "ip": str(work / "kernel")} if via == "ipc" else {"transport": via}
+
+
+def run_notebook(path: Path, name: str | None = None, timeout: float = 600, alone: dict[str, str] | None = None,
+                 via: str | None = None) -> Result:
+    """Run one notebook as a reader does (module docstring); its problems, not an exception.
+    ``alone``: what programs printed when they ran alone on this machine (the machine pass's rows,
+    ``tools/machine/report.py``), compared in place of the page's outputs for those programs.
+    ``via``: the kernels' transport (default ``transport()``)."""
     import nbformat
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+    from traitlets.config import Config
 
-    name = name or path.stem
+    name, alone = name or path.stem, alone or {}
     nb = nbformat.read(path, as_version=4)
     expected = [(c.get("outputs", []) if c.cell_type == "code" else None) for c in nb.cells]
+    for index, cell in enumerate(nb.cells):
+        if cell.metadata.get("load") in alone:
+            expected[index] = [{"output_type": "stream", "name": "stdout", "text": alone[cell.metadata["load"]]}]
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = []
@@ -187,7 +218,8 @@ def run_notebook(path: Path, name: str | None = None, timeout: float = 600) -> R
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kb-notebook-") as work:
         client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=False,
-                                resources={"metadata": {"path": work}})
+                                resources={"metadata": {"path": work}},
+                                config=Config({"KernelManager": kernel_transport(via or transport(), Path(work))}))
         segments: list[list[int]] = [[]]
         for index, cell in enumerate(nb.cells):
             if cell.cell_type != "code":
@@ -224,15 +256,17 @@ def run_notebook(path: Path, name: str | None = None, timeout: float = 600) -> R
                         result.problems.append(f"{name}, {_where(index, cell)} failed:\n{tail}")
                         stopped = True  # later cells may depend on it, as in a reader's kernel
                         break
-                    problem = check_cell(cell, expected[index])
+                    problem = check_cell(cell, expected[index], ALONE if cell.metadata.get("load") in alone else PAGE)
                     if problem:
                         result.problems.append(f"{name}, {_where(index, cell)}: {problem}")
+                        if problem.startswith(DIFFERS):
+                            result.differs.append(cell.metadata["load"])
     result.seconds = round(time.perf_counter() - start, 1)
     return result
 
 
-def check_cell(cell, expected: list | None) -> str | None:
-    """What is wrong with an executed cell's outputs against the page's (None: nothing)."""
+def check_cell(cell, expected: list | None, shown: str = PAGE) -> str | None:
+    """What is wrong with an executed cell's outputs against the page's (``shown`` names whose they are; None: nothing)."""
     errors = [line for line in ANSI.sub("", stream(cell.outputs, "stderr")).splitlines()
               if line.strip() and not ENVIRONMENT_NOISE.search(line)]
     if errors:
@@ -247,7 +281,7 @@ def check_cell(cell, expected: list | None) -> str | None:
     want, got = comparable(printed(expected or []), masked), comparable(printed(cell.outputs), masked, snippet, moved)
     if timing:  # measurements: which of two is faster may change from run to run; the lines may not
         want, got = f"{len(want.splitlines())} lines\n", f"{len(got.splitlines())} lines\n"
-    return None if want == got else "prints something else than the page shows: " + first_difference(want, got)
+    return None if want == got else f"{DIFFERS} than {shown}: " + first_difference(want, got, shown)
 
 
 def notebooks(site: Path, language: str, pages: list[str]) -> list[tuple[str, Path]]:

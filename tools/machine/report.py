@@ -2,6 +2,7 @@
 
     python3 tools/machine/report.py [--workers N] [--timeout S] [--only GLOB] [--out DIR]
                                     [--state DIR] [--budget S] [--expect REPORT] [--merge REPORT]
+                                    [--notebooks N [--notebook-site DIR]]
 
 For an accelerator machine (a lent GPU box, a TPU VM): it needs only ``python3`` with the
 packages the snippets import (jax with its plugin, flax, optax, torch, ...), not nox, Sphinx or
@@ -23,6 +24,17 @@ program is unchanged). A failure on a machine whose versions differ
 from the pins says so ("versions differ"), and one that imports a package the machine lacks is
 "not installed here": neither is a reason to change the pins. Exit status 0 whatever failed: the
 report is the result. Commit the report; nothing here changes the site's records.
+
+``--notebooks N`` then runs the notebooks of the N pages whose programs held the accelerator
+longest in the ``--expect`` reports (``chip_pages``: of the pages whose programs can all run here
+and did not fail there alone), each in one kernel as a Colab reader runs it,
+one after another (the kernel holds the device), with the runner of ``nox -s notebooks``
+(``tools.notebooks.run_notebook``; it needs nbclient and ipykernel, which the TPU pass's pieces
+carry), under the same ``--budget`` and ``--timeout`` (a cell's), kept in ``--state`` like the
+programs. The notebooks are the built site's (``--notebook-site``, default ``_build/html``: build
+it, or carry its ``en/_kb/notebooks``). Each program's output is compared with what it printed
+alone in this pass. The report's ``notebooks`` rows (``NotebookRow``) say how each page's
+notebook fared; ``reference/backends`` shows them.
 """
 
 from __future__ import annotations
@@ -246,6 +258,101 @@ def _row(record: dict, pages: list[str], differs, accelerator: bool) -> ReportRo
                if record.get("figures") and is_timing(source) else {})}
 
 
+class NotebookRow(TypedDict):
+    """One page's notebook, run in one kernel (``notebooks`` of a report): ``notebook_pass`` builds
+    it, ``kb.accelerator_status`` reads it."""
+
+    page: str
+    programs: dict[str, str]  # the programs its code cells hold, with the sha256 of the bytes that ran
+    outcome: str  # ok, differs (ran top to bottom; some programs printed something else than alone), failed, timed out
+    seconds: float
+    cells: int  # code cells, the install cell included
+    restarts: int
+    differs: list[str]  # the programs that printed something else than alone: "snippets/core/jit_x.py"
+    error: str | None  # the last line of its first failure (an error, stderr, a timeout)
+    problems: list[str]  # what the runner said (tools.notebooks), the differences included
+
+
+def chip_pages(reports: list[Path], count: int, skip: set[str] = frozenset()) -> list[str]:
+    """The ``count`` pages whose programs held an accelerator longest in ``reports`` (a later
+    report's row of a program wins), longest first, but for those in ``skip`` (a program imports a
+    package this machine lacks: its notebook would stop there) and those with a program that failed
+    there alone (so would its notebook).
+
+    >>> import tempfile
+    >>> rows = [{"snippet": "a.py", "pages": ["p/one"], "backend": "tpu", "seconds": 5.0, "outcome": "ok"},
+    ...         {"snippet": "b.py", "pages": ["p/two", "p/one"], "backend": "tpu", "seconds": 3.0, "outcome": "ok"},
+    ...         {"snippet": "c.py", "pages": ["p/three"], "backend": "cpu", "seconds": 99.0, "outcome": "ok"},
+    ...         {"snippet": "d.py", "pages": ["p/four"], "backend": "tpu", "seconds": 9.0, "outcome": "ok"},
+    ...         {"snippet": "e.py", "pages": ["p/five"], "backend": "tpu", "seconds": 9.0, "outcome": "failed"}]
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     _ = Path(d, "r.json").write_text(json.dumps({"snippets": rows}))
+    ...     chip_pages([Path(d, "r.json")], 5, skip={"p/four"})
+    ['p/one', 'p/two']
+    """
+    rows: dict[str, dict] = {}
+    for path in reports:
+        rows.update({row["snippet"]: row for row in json.loads(path.read_text(encoding="utf-8"))["snippets"]})
+    seconds: dict[str, float] = {}
+    skip = {*skip, *(page for row in rows.values() if row.get("outcome") == "failed" for page in row.get("pages", []))}
+    for row in rows.values():
+        if row.get("backend") not in (None, "cpu"):
+            for page in set(row.get("pages", [])) - skip:
+                seconds[page] = seconds.get(page, 0.0) + row["seconds"]
+    return sorted(seconds, key=lambda page: (-seconds[page], page))[:count]
+
+
+def lacking(path: Path) -> list[str]:
+    """The modules a program imports that this Python cannot find (torch on a TPU VM's Python 3.12)."""
+    return sorted(m for m in imports(path.read_text(encoding="utf-8"))
+                  if m not in sys.stdlib_module_names and importlib.util.find_spec(m) is None)
+
+
+def notebook_pass(pages: list[str], site: Path, state: Path, *, programs: dict[str, list[str]], alone: dict[str, str],
+                  timeout: float, deadline: float, expect: dict[str, float], kept: dict[str, NotebookRow],
+                  log=print, each: Callable[[dict[str, NotebookRow]], None] = lambda rows: None) -> dict[str, NotebookRow]:
+    """Run the notebooks of ``pages`` one after another, each in one kernel (``tools.notebooks``),
+    and return every row that holds for the programs as they are now: ``kept`` ones (a merged
+    report's), this sitting's (``state/notebooks.jsonl``) and the new ones. A page with such a row
+    is not run again; no notebook starts that is expected (the sum of its programs' ``expect``,
+    30 s for one unknown) to end after ``deadline``. ``alone``: what each program printed alone in
+    this pass, the outputs its cell is compared with. ``each`` hears the rows after each notebook."""
+    sys.path.insert(0, str(ROOT))
+    from tools.notebooks import DIFFERS, notebooks, run_notebook
+
+    path = state / "notebooks.jsonl"
+    rows = dict(kept)
+    for line in path.read_text(encoding="utf-8").splitlines() if path.exists() else []:
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue  # cut off by a call stopped mid-write
+        rows[row["page"]] = row
+    now = {page: {n: snippet_digest(ROOT / n) for n in programs.get(page, [])} for page in {*pages, *rows}}
+    rows = {page: row for page, row in rows.items() if row["programs"] == now[page]}
+    for page, notebook in notebooks(site, "en", pages):
+        if page in rows:
+            continue
+        cost = sum(expect.get(name, 30.0) for name in now[page])
+        if time.time() + cost > deadline:
+            log(f"notebook {page}: not started, expected {cost:.0f} s, after the budget")
+            continue
+        result = run_notebook(notebook, page, timeout, {n: alone[n] for n in now[page] if n in alone})
+        failures = [p for p in result.problems if DIFFERS not in p.partition("\n")[0]]  # an error, stderr, a timeout
+        outcome = (("timed out" if any("no result after" in p for p in failures) else "failed") if failures
+                   else "differs" if result.differs else "ok")
+        row: NotebookRow = {"page": page, "programs": now[page], "outcome": outcome, "seconds": result.seconds,
+                            "cells": result.cells, "restarts": result.restarts, "differs": result.differs,
+                            "error": failures[0].strip().splitlines()[-1] if failures else None, "problems": result.problems}
+        state.mkdir(parents=True, exist_ok=True)
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(row) + "\n")
+        rows[page] = row
+        log(f"notebook {page}: {row['outcome']} ({row['seconds']:.1f} s, {len(row['differs'])} programs printed something else)")
+        each(rows)
+    return rows
+
+
 def sitting_runs(state: Path) -> dict[str, dict]:
     """The records of every program run in this sitting (``state/done.jsonl``), by name; a line cut
     off by a call that was stopped mid-write is skipped."""
@@ -352,6 +459,11 @@ def main(argv: list[str] | None = None) -> int:
                              "a failure it shows too (same bytes, same error) is 'versions differ'")
     parser.add_argument("--reclassify", type=Path, metavar="REPORT",
                         help="run nothing: apply --control (and the floor reports) to REPORT and write it again")
+    parser.add_argument("--notebooks", type=int, default=0, metavar="N",
+                        help="then run the notebooks of the N pages whose programs held the accelerator longest "
+                             "in the --expect reports, one kernel each (tools.notebooks)")
+    parser.add_argument("--notebook-site", type=Path, default=ROOT / "_build" / "html",
+                        help="the built site whose en/_kb/notebooks/ they are (default _build/html)")
     parser.add_argument("--policy", choices=sorted(PLATFORMS), default=None,
                         help="run under this platform's policy (kb.run.platforms; default: this machine's), e.g. "
                              "tpu on a CPU to repeat a TPU pass's way of running programs")
@@ -361,7 +473,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{report['counts']}; report: {args.reclassify} and .md", file=sys.stderr)
         return 0
 
+    call_started = time.time()
     site = site_plan(ROOT / "docs", discover_pages(ROOT / "docs"))
+    chosen: list[str] = []
+    if args.notebooks:
+        cannot = {page for page, names in site.pages.items() if any(lacking(ROOT / name) for name in names)}
+        chosen = chip_pages(args.expect, args.notebooks, cannot)
+    if chosen:  # before any program runs: a notebook missing here is named now
+        sys.path.insert(0, str(ROOT))
+        from tools.notebooks import notebooks
+
+        notebooks(args.notebook_site, "en", chosen)
     pages = {name: site.pages_of(name) for name in site.jobs}
     names = sorted(n for n in pages if any(fnmatch.fnmatch(n.removeprefix("snippets/"), glob) for glob in args.only.split(",")))
     if not names:
@@ -371,6 +493,7 @@ def main(argv: list[str] | None = None) -> int:
     started = datetime.datetime.now(datetime.timezone.utc)
     jobs = [site.jobs[n] for n in names]
     kept: list[dict] = []
+    kept_notebooks: dict[str, NotebookRow] = {}
     sittings: list[dict] = []
     # The report covers the whole plan: --only chooses what runs in this call, and the earlier
     # sittings' rows of every unchanged program stay in it (a row of a changed program is dropped,
@@ -385,12 +508,15 @@ def main(argv: list[str] | None = None) -> int:
         kept += [row for row in report["snippets"] if digests.get(row["snippet"]) == row["sha256"]
                  and row["outcome"] != "not installed here" and not row.get("caveat")
                  and row["snippet"] not in {k["snippet"] for k in kept}]
+        # A notebook's row stays while its page holds the same programs, unchanged.
+        kept_notebooks.update({row["page"]: row for row in report.get("notebooks", []) if row["page"] not in kept_notebooks
+                               and row["programs"] == {n: digests[n] for n in site.pages.get(row["page"], [])}})
     jobs = [j for j in jobs if j.name not in {row["snippet"] for row in kept}]
     distributions = _distributions()  # read once: the report is written every --report-every seconds
     policy = PLATFORMS[args.policy] if args.policy else current()
 
-    def write(records: list[dict], meta: dict | None) -> tuple[dict, Path]:
-        """Write the report of ``records`` (this call's and this sitting's) and the merged rows."""
+    def write(records: list[dict], meta: dict | None, notebook_rows: dict[str, NotebookRow]) -> tuple[dict, Path]:
+        """Write the report of ``records`` (this call's and this sitting's), the merged rows and the notebooks'."""
         started_at = datetime.datetime.fromisoformat(meta["started"]) if meta else started
         accelerator = any(((r.get("ran_with") or {}).get("devices") or [{}])[0].get("backend") not in (None, "cpu")
                           for r in records) or any(row["backend"] not in (None, "cpu") for row in kept)
@@ -408,7 +534,8 @@ def main(argv: list[str] | None = None) -> int:
                   "noise": {n: {"source": BY_ID[n].source, "reason": BY_ID[n].reason} for n in noise},
                   **({"controls": [str(c) for c in args.control]} if args.control else {}),
                   **({"torch_cuda_stubs": STUBS_NOTE} if "kb-cuda-stubs" in os.environ.get("LD_LIBRARY_PATH", "") else {}),
-                  "snippets": rows}
+                  "snippets": rows,
+                  **({"notebooks": [notebook_rows[page] for page in sorted(notebook_rows)]} if notebook_rows else {})}
         if meta is not None:
             this = {"started": meta["started"], "wall_seconds": meta["wall_seconds"], "calls": meta["calls"],
                     "programs": len(sitting_runs(args.state))}  # every program this sitting ran, whatever call
@@ -418,7 +545,8 @@ def main(argv: list[str] | None = None) -> int:
             report["pass"] = {"command": f"{policy.pass_command} (python3 tools/machine/report.py)",
                               "wall_seconds": round(sum(s["wall_seconds"] for s in others) + meta["wall_seconds"], 1),
                               "calls": sum(s["calls"] for s in others) + meta["calls"], "sittings": others + [this],
-                              "pending": [n for n in plan if n not in {r["snippet"] for r in rows}]}
+                              "pending": [n for n in plan if n not in {r["snippet"] for r in rows}],
+                              **({"pending_notebooks": [p for p in chosen if p not in notebook_rows]} if chosen else {})}
         for row in rows:
             report["counts"][row["outcome"]] = report["counts"].get(row["outcome"], 0) + 1
         slug = re.sub(r"[^a-z0-9]+", "-", f"{started_at.date()}-{platform.machine()}-{'-'.join(kinds or ['cpu'])}".lower()).strip("-")
@@ -438,22 +566,28 @@ def main(argv: list[str] | None = None) -> int:
         meta = clock.tick()
         if time.perf_counter() - last[0] >= args.report_every:
             last[0] = time.perf_counter()
-            write(list(done.values()), meta)
+            write(list(done.values()), meta, kept_notebooks)
 
     # A program that imports a package this machine lacks (torch on a TPU VM's Python 3.12) is not
     # run: its row says which package, as its own run would (ModuleNotFoundError), at no cost.
-    lacking = {j.name: sorted(m for m in imports(j.path.read_text(encoding="utf-8"))
-                              if m not in sys.stdlib_module_names and importlib.util.find_spec(m) is None) for j in jobs}
+    missing = {j.name: lacking(j.path) for j in jobs}
     unrun = [record(j, {"returncode": 1, "timed_out": False, "seconds": 0.0, "stdout": "", "figures": [],
-                        "stderr": f"ModuleNotFoundError: No module named {lacking[j.name][0]!r} (not run: this machine "
+                        "stderr": f"ModuleNotFoundError: No module named {missing[j.name][0]!r} (not run: this machine "
                                   "lacks it)", "error_line": None, "ran_with": {}}, how="not run", alone=False)
-             for j in jobs if lacking[j.name]]
-    records = list(batch_pass([j for j in jobs if not lacking[j.name]], args.state, timeout=args.timeout,
+             for j in jobs if missing[j.name]]
+    records = list(batch_pass([j for j in jobs if not missing[j.name]], args.state, timeout=args.timeout,
                               budget=args.budget, workers=args.workers, platform=policy, log=say,
                               expect=expected_seconds(args.expect), kept=on_kept).values())
     records += [{**r, "sha256": snippet_digest(ROOT / r["snippet"])} for r in unrun]
     meta = clock.tick()
-    report, path = write(records, meta)
+    report, path = write(records, meta, kept_notebooks)
+    if chosen:
+        alone = {row["snippet"]: row["stdout"] for row in report["snippets"] if row["outcome"] in ("ok", "emulated")}
+        notebook_rows = notebook_pass(
+            chosen, args.notebook_site, args.state, programs=site.pages, alone=alone, timeout=args.timeout,
+            deadline=call_started + args.budget, expect=expected_seconds(args.expect), kept=kept_notebooks, log=say,
+            each=lambda rows: write(records, clock.tick(), rows))
+        report, path = write(records, clock.tick(), notebook_rows)
     say(f"{report['counts']}; report: {path}.json and .md")
     return 0
 
@@ -496,8 +630,19 @@ def markdown(report: dict) -> str:
         lines += [f"- `{row['snippet']}` ({row['outcome']}): {row['caveat']}" for row in caveats]
     if report.get("controls"):
         lines += ["", "Control reports: " + ", ".join(f"`{c}`" for c in report["controls"]) + "."]
+    if report.get("notebooks"):
+        lines += ["", "## Notebooks, each in one kernel", "",
+                  "Each program's output compared with what it printed alone in this pass (tools/notebooks.py).", "",
+                  "| page | outcome | seconds | code cells | restarts | programs that printed something else |",
+                  "|---|---|---:|---:|---:|---|"]
+        lines += [f"| {row['page']} | {row['outcome']} | {row['seconds']:.1f} | {row['cells']} | {row['restarts']} "
+                  f"| {', '.join(f'`{name}`' for name in row['differs']) or '-'} |" for row in report["notebooks"]]
+        problems = [f"- {p}".replace("\n", "\n  ") for row in report["notebooks"] for p in row["problems"]]
+        lines += ["", *problems] if problems else []
     if run and run["pending"]:
         lines += ["", "Not run yet: " + ", ".join(f"`{name}`" for name in run["pending"]) + "."]
+    if run and run.get("pending_notebooks"):
+        lines += ["", "Notebooks not run yet: " + ", ".join(run["pending_notebooks"]) + "."]
     return "\n".join(lines) + "\n"
 
 

@@ -9,10 +9,10 @@
 #    programs need, for CPython 3.12, into pieces under .whl-tpu/pinned/; each device call carries one
 #    (`python3 tools/machine/wheels.py receive PIECE`, into the VM's /tmp). reports/machines/README.md
 #    has the calls.
-# 2. There, the first time: joins the pieces, checks every byte against the manifest and installs the
-#    wheels into KB_PASS_SITE (default /tmp/kb-pinned) for python3.12 (tools/machine/wheels.py install);
-#    the torch bundle too when its pieces came (`wheels.py download --torch`: torch with stand-ins for
-#    its NVIDIA libraries, put on LD_LIBRARY_PATH).
+# 2. There, the first time (for these pieces): joins the pieces, checks every byte against the
+#    manifest and installs the wheels into KB_PASS_SITE (default /tmp/kb-pinned) for python3.12
+#    (tools/machine/wheels.py install); the torch bundle too when its pieces came (`wheels.py download
+#    --torch`: torch and triton with stand-ins for torch's NVIDIA libraries, put on LD_LIBRARY_PATH).
 # 3. Runs `python3.12 tools/machine/report.py --policy tpu` with that folder first on PYTHONPATH (the
 #    VM's own entries stay after it, for its TPU_ settings' sake; its cp311 jax is not imported): the
 #    build's scheduler under the TPU's policy, one program on the chip at a time, in shared processes
@@ -22,6 +22,10 @@
 #    KB_PASS_STATE (default _build/machine-pass). Run it again to go on where it stopped.
 # 4. Writes the report (so far) to KB_PASS_OUT (default reports/machines/) every 30 s and at the end,
 #    with the pending programs listed; the pass is complete when none is pending.
+# 5. With KB_PASS_NOTEBOOKS=N, then runs the notebooks of the N pages whose programs held the chip
+#    longest in the KB_PASS_EXPECT reports, one kernel each, as `nox -s notebooks` runs them, under the
+#    same budget, into the same report (`notebooks`; report.py --notebooks). They are the built site's
+#    (KB_PASS_NOTEBOOK_SITE, default _build/html): build the site here and carry _build/html/en/_kb/notebooks.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUDGET=${1:-inf}
@@ -30,17 +34,19 @@ STATE=${KB_PASS_STATE:-_build/machine-pass}
 OUT=${KB_PASS_OUT:-reports/machines}
 PY=(env PYENV_VERSION="${KB_PASS_PYENV:-3.12.1}" python3.12)
 
-if [ ! -f "$SITE/.kb-installed" ]; then
+# Installed once per set of pieces: a machine that installed another set (before the notebook runner's
+# wheels joined them, say) installs again.
+if ! cmp -s /tmp/kb-pieces/pinned/MANIFEST.json "$SITE/.kb-installed"; then
   start=$(date +%s)
   "${PY[@]}" tools/machine/wheels.py install --target "$SITE"
-  touch "$SITE/.kb-installed"
+  cp /tmp/kb-pieces/pinned/MANIFEST.json "$SITE/.kb-installed"
   echo "installed in $(( $(date +%s) - start )) s" >&2
 fi
-if [ -f /tmp/kb-pieces/torch/MANIFEST.json ] && [ ! -f "$SITE/.kb-installed-torch" ]; then
+if [ -f /tmp/kb-pieces/torch/MANIFEST.json ] && ! cmp -s /tmp/kb-pieces/torch/MANIFEST.json "$SITE/.kb-installed-torch"; then
   # The torch bundle (wheels.py download --torch): the registry's CUDA build of torch, its needs, and
   # stand-ins for its NVIDIA libraries, so that it imports and runs on the CPU as on a GPU-less machine.
   "${PY[@]}" tools/machine/wheels.py install --target "$SITE" --bundle torch
-  touch "$SITE/.kb-installed-torch"
+  cp /tmp/kb-pieces/torch/MANIFEST.json "$SITE/.kb-installed-torch"
 fi
 [ -d "$SITE/kb-cuda-stubs" ] && export LD_LIBRARY_PATH="$SITE/kb-cuda-stubs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PYTHONPATH="$SITE${PYTHONPATH:+:$PYTHONPATH}"
@@ -53,4 +59,4 @@ print("python", platform.python_version(), "| glibc", platform.libc_ver()[1], "|
 # KB_PASS_EXPECT: reports whose seconds are the expected times (default the committed ones).
 expect=()
 for report in ${KB_PASS_EXPECT:-reports/machines/*.json}; do [ -f "$report" ] && expect+=(--expect "$report"); done
-exec "${PY[@]}" tools/machine/report.py --policy tpu ${KB_PASS_MERGE:+--merge "$KB_PASS_MERGE"} ${KB_PASS_ONLY:+--only "$KB_PASS_ONLY"} "${expect[@]}" --workers "${KB_PASS_WORKERS:-4}" --budget "$BUDGET" --timeout "${KB_PASS_TIMEOUT:-300}" --state "$STATE" --out "$OUT"
+exec "${PY[@]}" tools/machine/report.py --policy tpu ${KB_PASS_MERGE:+--merge "$KB_PASS_MERGE"} ${KB_PASS_ONLY:+--only "$KB_PASS_ONLY"} "${expect[@]}" --notebooks "${KB_PASS_NOTEBOOKS:-0}" --notebook-site "${KB_PASS_NOTEBOOK_SITE:-_build/html}" --workers "${KB_PASS_WORKERS:-4}" --budget "$BUDGET" --timeout "${KB_PASS_TIMEOUT:-300}" --state "$STATE" --out "$OUT"

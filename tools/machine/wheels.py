@@ -10,7 +10,8 @@ and calls that carry at most 64 MiB. The site's pins need Python 3.12 (jax 0.12 
 pass on the pins (``bash tools/machine/tpu_pass.sh``) brings every wheel itself:
 
 1. ``download`` (here) asks pip for every pin of ``requirements.txt`` that the programs import (the
-   lines above its site-builder section, read by ``kb.notebooks.runtime_pins``), with ``jax[tpu]`` for libtpu, and
+   lines above its site-builder section, read by ``kb.notebooks.runtime_pins``), with ``jax[tpu]`` for libtpu,
+   the notebook runner's nbclient and ipykernel (``RUNNER``, for the pass's ``--notebooks``), and
    everything they require, as CPython 3.12 manylinux x86_64 wheels, each dependency held to the
    version the build's own environment has (a constraint per installed distribution: the pass runs
    what the site's build ran). torch and triton are not in this bundle (``NOT_CARRIED``). It writes
@@ -55,6 +56,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PIECE = 52 * 2**20  # a call carries at most 64 MiB, the working tree (about 7.5 MiB) included
 PIECES = Path("/tmp/kb-pieces")
 NOT_CARRIED = re.compile(r"^(nvidia-|cuda-|torch$|triton$)")
+# The notebook runner (tools/notebooks.py, the pass's --notebooks): pinned in requirements.txt's site-builder
+# section, which runtime_pins does not read; with what they require, 31 wheels (13 MiB) beyond the programs'.
+RUNNER = ("nbclient", "ipykernel")
 PLATFORM_TAGS = ("manylinux_2_17_x86_64", "manylinux2014_x86_64", "manylinux_2_27_x86_64", "manylinux_2_28_x86_64",
                  "manylinux_2_31_x86_64", "manylinux_2_34_x86_64", "any")
 
@@ -73,6 +77,18 @@ def runtime_pins(requirements: Path) -> list[str]:
     from kb.notebooks import runtime_pins as pins
 
     return [f"jax[tpu]=={version}" if name == "jax" else f"{name}=={version}" for name, version in pins(requirements).items()]
+
+
+def carried(requirements: Path, installed: dict[str, str], without: list[str] = ()) -> list[str]:
+    """What ``download`` asks pip for: the programs' pins (``runtime_pins``) and the notebook
+    runner's (``RUNNER``, at the versions the build has), but for those ``NOT_CARRIED`` or ``without``.
+
+    >>> pins = carried(ROOT / "requirements.txt", {"nbclient": "0.11.0", "ipykernel": "7.4.0"}, ["flax"])
+    >>> pins[-2:], any(p.startswith(("flax", "torch")) for p in pins)
+    (['nbclient==0.11.0', 'ipykernel==7.4.0'], False)
+    """
+    pins = runtime_pins(requirements) + [f"{name}=={installed[name]}" for name in RUNNER]
+    return [p for p in pins if re.split(r"[\[=]", p)[0] not in without and not NOT_CARRIED.match(re.split(r"[\[=]", p)[0])]
 
 
 def sha256(path: Path) -> str:
@@ -176,10 +192,11 @@ def download(out: Path, without: list[str], torch: bool = False) -> int:
     shutil.rmtree(out, ignore_errors=True)
     wheels = out / "wheels"
     wheels.mkdir(parents=True)
-    pins = [p for p in runtime_pins(ROOT / "requirements.txt")
-            if re.split(r"[\[=]", p)[0] not in without and not NOT_CARRIED.match(re.split(r"[\[=]", p)[0])]
+    # Each dependency at the version the build ran with (the pass runs what the site's build ran).
+    installed = {d.metadata["Name"].lower(): d.version for d in distributions()}
+    pins = carried(ROOT / "requirements.txt", installed, without)
     if torch:  # torch and triton, then what torch requires that is not NVIDIA's or in the first bundle
-        carried = json.loads((out.parent / "pinned" / "MANIFEST.json").read_text(encoding="utf-8"))["wheels"]
+        bundled = json.loads((out.parent / "pinned" / "MANIFEST.json").read_text(encoding="utf-8"))["wheels"]
         from importlib.metadata import requires
 
         pins = [line.split("==")[0] + "==" + line.split("==")[1].split()[0] for line in
@@ -192,9 +209,7 @@ def download(out: Path, without: list[str], torch: bool = False) -> int:
                     needs.add(name)
                     todo.append(name)
         deps = sorted(n for n in needs if not any(
-            w.lower().startswith(n.lower().replace("-", "_") + "-") for w in carried))
-    # Each dependency at the version the build ran with (the pass runs what the site's build ran).
-    installed = {d.metadata["Name"].lower(): d.version for d in distributions()}
+            w.lower().startswith(n.lower().replace("-", "_") + "-") for w in bundled))
     constraints = out / "constraints.txt"
     constraints.write_text("".join(f"{n}=={v}\n" for n, v in sorted(installed.items())
                                    if n not in without and not NOT_CARRIED.match(n)), encoding="utf-8")

@@ -50,9 +50,9 @@ html-page-context  450   page_meta.meta_description                before sphinx
 html-page-context  500   search.on_page_context
 html-page-context  500   pinyin_order.on_html_page_context
 html-page-context  500   language_nav.on_html_page_context
+html-page-context  500   downloads.write_notebook
 html-page-context  600   markdown.page_markdown_and_menu           after the theme's buttons (501)
 build-finished     500   execution.write_report
-build-finished     500   downloads.copy_notebooks
 build-finished     500   downloads.write_section_archives
 build-finished     500   markdown.llms_txt
 build-finished     500   search.on_build_finished

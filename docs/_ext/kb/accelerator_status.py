@@ -22,6 +22,10 @@
    yet" and "TPU: none yet" for a backend with no report), then every page against every backend:
    this build's count, and per report the count and each program that did not pass, with its
    status, ``snippet:line`` and first error line. Each row is the target of that page's header line.
+   Where a report ran the page's notebook in one kernel (its ``notebooks`` rows, ``tools/machine/
+   report.py --notebooks``), the page's cell also says how the notebook fared (``notebook_line``):
+   it ran top to bottom in so many seconds, naming each program that printed something else there
+   than alone, or it failed with its error, or its programs changed since the run.
 
 Why our own code: the reports are this project's files, and the execution tables of MyST-NB
 (``nb-exec-table``) and sphinx-gallery (``sg_execution_times``) list only the build's own runs on
@@ -294,7 +298,7 @@ class BackendsTable(SphinxDirective):
             here = Counter("ok" if built.get(name) else "failed" for name in snippets)
             cells: list[nodes.Node] = [page, nodes.paragraph(text=result_text({s: here[s] for s in STATUS if here[s]}))]
             for report in reports:
-                cells.append(self._report_cell(report, snippets))
+                cells.append(self._report_cell(report, snippets, docname))
             body += self._row(cells)
         return [backends, table]
 
@@ -337,7 +341,7 @@ class BackendsTable(SphinxDirective):
         return item
 
     @staticmethod
-    def _report_cell(report: dict[str, Any], snippets: dict[str, str]) -> nodes.Node:
+    def _report_cell(report: dict[str, Any], snippets: dict[str, str], docname: str) -> nodes.Node:
         cell = nodes.container()
         cell += nodes.paragraph(text=result_text(page_counts(report, snippets)))
         for name, sha in snippets.items():
@@ -352,6 +356,9 @@ class BackendsTable(SphinxDirective):
                 para += nodes.Text(" ")
                 para += nodes.literal(text=ran["error"])
             cell += para
+        notebook = next((row for row in report.get("notebooks", []) if row.get("page") == docname), None)
+        if notebook:
+            cell += notebook_line(notebook, snippets)
         return cell
 
     @staticmethod
@@ -362,6 +369,32 @@ class BackendsTable(SphinxDirective):
             entry += content
             row += entry
         return row
+
+
+def notebook_line(row: dict[str, Any], snippets: dict[str, str]) -> nodes.paragraph:
+    """How a page's notebook fared in one kernel (a report's ``notebooks`` row), in the build's
+    language; "changed since the run" unless its programs are the page's programs as they are now.
+
+    >>> row = {"programs": {"a.py": "1"}, "outcome": "failed", "error": "ValueError: x", "seconds": 3.0}
+    >>> notebook_line(row, {"a.py": "1"}).astext(), notebook_line(row, {"a.py": "2"}).astext()
+    ('Notebook, in one kernel: failed: ValueError: x', 'Notebook, in one kernel: changed since the run')
+    """
+    para = nodes.paragraph(classes=["kb-backend-notebook"])
+    para += nodes.strong(text=str(_("Notebook, in one kernel: ")))
+    if row.get("programs") != snippets:
+        para += nodes.Text(str(STATUS["changed since the run"]))
+    elif row.get("outcome") in ("ok", "differs"):
+        para += nodes.Text(str(_("ran top to bottom in {seconds} s")).format(seconds=f"{row['seconds']:.0f}"))
+        if row.get("differs"):
+            para += nodes.Text(str(_("; {count} programs printed otherwise than when they ran alone: ")).format(count=len(row["differs"])))
+            for number, name in enumerate(row["differs"]):
+                if number:
+                    para += nodes.Text(separator(_("{program}, {next_program}")))
+                para += nodes.literal(text=where(None, name))
+    else:
+        para += nodes.Text(str(_("{status}: ")).format(status=STATUS.get(row.get("outcome"), STATUS["failed"])))
+        para += nodes.literal(text=row.get("error") or "")
+    return para
 
 
 def pages_added_or_removed(app, env, added, changed, removed) -> list[str]:

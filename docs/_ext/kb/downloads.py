@@ -6,10 +6,12 @@
    (a closed ``<details>``, sphinx-design's dropdown nodes) so that a page with many snippets
    still shows its prose on the first screen; its summary line, which holds no link, says how
    many there are. The words come from ``kb.translations``.
-2. At the end of an HTML build each page's notebook is written to ``_kb/notebooks/<page>.ipynb``:
-   the notebook MyST-NB rendered, whose outputs are its snippets' records (``kb.run.store``), the
-   same in every language. Tracebacks in them already name the snippet and its line, since each
-   snippet runs under its own file name (``kb.run.child``). ``kb.notebooks.prepare`` makes it one
+2. With each page's HTML, its notebook is written to ``_kb/notebooks/<page>.ipynb``: the code
+   cells of the notebook MyST-NB rendered, whose outputs are its snippets' records
+   (``kb.run.store``), the same in every language, between markdown cells of the page's prose in
+   the build's language (``kb.markdown.notebook_markdown``, from the translated doctree: MyST-NB's
+   own markdown cells are the English source). Tracebacks in them already name the snippet and
+   its line, since each snippet runs under its own file name (``kb.run.child``). ``kb.notebooks.prepare`` makes it one
    a reader runs top to bottom in one kernel: a runtime note and a Colab install cell first, a
    restart note before each program that needs a fresh kernel, in the build's language.
    Where the site names a GitHub repository (``kb_repo_url``, ``KB_REPO_URL``, or the theme's
@@ -35,12 +37,15 @@ from pathlib import Path
 
 from docutils import nodes
 from sphinx import addnodes
+from sphinx.util import logging
 from sphinx_design.dropdown import dropdown_main, dropdown_title
 
+from .markdown import notebook_markdown
 from .notebooks import NOTEBOOKS_BRANCH, colab_url, prepare, runtime_pins
 from .page import put_in_header, loaded_snippets, page_relative
 from .translations import _, format_nodes, separator
 
+logger = logging.getLogger(__name__)
 NOTEBOOKS = "_kb/notebooks"
 ARCHIVES = "_kb/downloads"
 
@@ -181,26 +186,36 @@ def write_section_archives(app, exception) -> None:
                 archive.writestr(info, path.read_bytes())
 
 
-def copy_notebooks(app, exception) -> None:
-    """Each page's notebook (MyST-NB's, with the records' outputs) into _kb/notebooks/."""
-    if exception is not None or app.builder.format != "html":
+def write_notebook(app, pagename, templatename, context, doctree) -> None:
+    """The page's notebook into _kb/notebooks/: MyST-NB's code cells, whose outputs are the
+    records', between the page's prose in the build's language (``kb.markdown.notebook_markdown``:
+    MyST-NB writes the source's English, and one notebook for every language)."""
+    if doctree is None or app.builder.format != "html":
         return
-    folder = Path(app.env.mystnb_config.output_folder)
+    notebook = Path(app.env.mystnb_config.output_folder).joinpath(*f"{pagename}.ipynb".split("/"))
+    if not notebook.is_file():
+        return
+    data = json.loads(notebook.read_text(encoding="utf-8"))
+    code = [cell for cell in data["cells"] if cell["cell_type"] == "code"]
+    if not code:
+        return  # a page without code (MyST-NB reads every page as a notebook)
+    prose = notebook_markdown(app, doctree, pagename)
+    if len(prose) != len(code) + 1:
+        logger.warning(f"its notebook holds {len(code)} code cells and the page {len(prose) - 1}: "
+                       "no notebook written", location=pagename)
+        return
+    cells = []
+    for number, text in enumerate(prose):
+        if text:
+            cells.append({"cell_type": "markdown", "id": f"kb-text-{number}", "metadata": {}, "source": text})
+        cells += code[number:number + 1]
+    data["metadata"].pop("source_map", None)  # line numbers of the page's source, not of the notebook
     requirements = Path(app.confdir) / "requirements.txt"
-    pins = runtime_pins(requirements) if requirements.is_file() else {}
-    words = notebook_words()
-    for docname in sorted(app.env.found_docs):
-        notebook = folder.joinpath(*f"{docname}.ipynb".split("/"))
-        if not notebook.is_file():
-            continue
-        data = json.loads(notebook.read_text(encoding="utf-8"))
-        if not any(cell["cell_type"] == "code" for cell in data["cells"]):
-            continue  # a page without code (MyST-NB reads every page as a notebook)
-        data["metadata"].pop("source_map", None)  # line numbers of the page's source, not of the notebook
-        data = prepare(data, pins, words)
-        target = Path(app.outdir) / NOTEBOOKS / f"{docname}.ipynb"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    data = prepare({**data, "cells": cells}, runtime_pins(requirements) if requirements.is_file() else {},
+                   notebook_words())
+    target = Path(app.outdir) / NOTEBOOKS / f"{pagename}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
 
 
 def setup(app):
@@ -212,6 +227,6 @@ def setup(app):
     app.connect("env-get-outdated", outdated_section_indexes)
     app.connect("env-purge-doc", purge_count)
     app.connect("env-merge-info", merge_counts)
-    app.connect("build-finished", copy_notebooks)
+    app.connect("html-page-context", write_notebook)
     app.connect("build-finished", write_section_archives)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -24,6 +24,11 @@ language's site, and its code cells are ``:load:`` lines, not code.
    descriptions in the build's language. The root ``llms.txt`` (``tools.root_pages``, run by nox,
    from ``docs/_root/llms.template.txt`` and ``kb_languages``) points at every language's list.
 
+4. The prose of each page's notebook (``kb.downloads``) is this Markdown too, cut where the
+   code cells stand (``notebook_markdown``), so that a notebook speaks the page's language; its
+   links point at the site's pages (absolute with ``html_baseurl``), and the downloads line is
+   left out (it offers the notebook itself).
+
 Why our own ``llms.txt``: sphinx-llms-txt (0.7.1) builds its list and ``llms-full.txt`` from
 ``_sources/``, the English MyST of every language whose code cells are ``:load:`` lines; it
 writes the full file whenever that folder exists, and without copied sources it writes nothing.
@@ -35,14 +40,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import urljoin
 
 from docutils import nodes
 from sphinx_markdown_builder.translator import MarkdownTranslator
 
+from .language_nav import page_url
 from .page import ancestors, page_relative
 from .translations import _
 
 SKIP_CLASSES = {"kb-figure-strings", "kb-downloads", "headerlink", "toctree-wrapper"}
+CELL = "KBNOTEBOOKCODECELL"  # where a code cell stands, in the Markdown of a page's notebook
 
 
 def md_uri(refuri: str) -> str:
@@ -59,6 +67,20 @@ def md_uri(refuri: str) -> str:
     if path.endswith(".html"):
         path = path[: -len(".html")] + ".md"
     return path + sep + fragment
+
+
+def notebook_uri(refuri: str, page: str) -> str:
+    """A link of a page as its notebook writes it: resolved against the page's address ``page``
+    (absolute with ``html_baseurl``), else relative to the notebook's folder (``_kb/notebooks/<page's folder>``).
+
+    >>> notebook_uri("../reference/b.html#x", "https://h.org/kb/zh_CN/core/jit.html")
+    'https://h.org/kb/zh_CN/reference/b.html#x'
+    >>> notebook_uri("../_images/x.svg", ""), notebook_uri("#local", ""), notebook_uri("https://x.org/", "")
+    ('../../../_images/x.svg', '#local', 'https://x.org/')
+    """
+    if re.match(r"^[a-z][a-z0-9+.-]*:", refuri) or refuri.startswith("#"):
+        return refuri
+    return urljoin(page, refuri) if page else "../../" + refuri
 
 
 class _Builder:
@@ -83,7 +105,12 @@ class _Builder:
 
 
 class KBMarkdownTranslator(MarkdownTranslator):
-    """sphinx-markdown-builder's translator, taught MyST-NB's cells and sphinx-design's tab sets."""
+    """sphinx-markdown-builder's translator, taught MyST-NB's cells and sphinx-design's tab sets.
+    ``link`` writes a URI (``md_uri`` for the page's Markdown); ``cells``: a code cell becomes the
+    line ``CELL`` and the downloads line is left out (the notebook's prose)."""
+
+    link = staticmethod(md_uri)
+    cells = False
 
     def unknown_visit(self, node):
         """Nodes it does not know (sphinx-design's, MyST-NB's, ours): their text, without markup."""
@@ -99,18 +126,22 @@ class KBMarkdownTranslator(MarkdownTranslator):
             return super().dispatch_visit(node)
         if self._skip(node):
             raise nodes.SkipNode
+        if self.cells and (node.get("nb_element") == "cell_code" or node.get("kb_slot") == "downloads"):
+            if node.get("nb_element") == "cell_code":
+                self.add(CELL, prefix_eol=2, suffix_eol=2)
+            raise nodes.SkipNode
         if isinstance(node, nodes.raw):  # the theme's and kb's HTML pieces
             raise nodes.SkipNode
         if isinstance(node, nodes.literal_block):
             self._fence(node)
             raise nodes.SkipNode
         if isinstance(node, nodes.reference) and node.get("refuri"):
-            node["refuri"] = md_uri(node["refuri"])
+            node["refuri"] = self.link(node["refuri"])
         if "tab_label" in type(node).__name__ or "sd-tab-label" in node.get("classes", []):
             self.add(f"**{node.astext()}**", prefix_eol=2, suffix_eol=2)
             raise nodes.SkipNode
         if isinstance(node, nodes.image):
-            self.add(f"![{node.get('alt', '')}]({self.builder.image_uri(node['uri'])})", prefix_eol=2, suffix_eol=2)
+            self.add(f"![{node.get('alt', '')}]({self.link(self.builder.image_uri(node['uri']))})", prefix_eol=2, suffix_eol=2)
             raise nodes.SkipNode
         return super().dispatch_visit(node)
 
@@ -149,13 +180,27 @@ def code_span(line: str) -> str:
     return f"{fence}{pad}{line}{pad}{fence}"
 
 
-def page_markdown(app, doctree: nodes.document, docname: str) -> str:
+def page_markdown(app, doctree: nodes.document, docname: str, translator=KBMarkdownTranslator) -> str:
     """The Markdown of one resolved page (the doctree is not changed)."""
     copy = doctree.deepcopy()
     copy.settings = doctree.settings
-    translator = KBMarkdownTranslator(copy, _Builder(app, docname))
-    copy.walkabout(translator)
-    return squeeze_blank_lines(translator.astext()).strip() + "\n"
+    writer = translator(copy, _Builder(app, docname))
+    copy.walkabout(writer)
+    return squeeze_blank_lines(writer.astext()).strip() + "\n"
+
+
+def notebook_markdown(app, doctree: nodes.document, docname: str) -> list[str]:
+    """The prose of a page's notebook, in the build's language: the Markdown before each code cell
+    and after the last one (one more part than the page has code cells; a part may be empty)."""
+    page = page_url(app, docname, app.config.language) if app.config.html_baseurl else ""
+
+    class Notebook(KBMarkdownTranslator):
+        cells = True
+
+        def link(self, refuri: str) -> str:
+            return notebook_uri(refuri, page)
+
+    return [part.strip() for part in page_markdown(app, doctree, docname, Notebook).split(CELL)]
 
 
 def squeeze_blank_lines(text: str) -> str:
