@@ -47,10 +47,10 @@ doctree-read       900   page_meta.remember_description            after the hea
 env-merge-info     500   downloads.merge_counts
 doctree-resolved   500   search.keep_build_box_out
 html-page-context  450   page_meta.meta_description                before sphinxext-opengraph (500)
+html-page-context  500   downloads.write_notebook
 html-page-context  500   search.on_page_context
 html-page-context  500   pinyin_order.on_html_page_context
 html-page-context  500   language_nav.on_html_page_context
-html-page-context  500   downloads.write_notebook
 html-page-context  600   markdown.page_markdown_and_menu           after the theme's buttons (501)
 build-finished     500   execution.write_report
 build-finished     500   downloads.write_section_archives
