@@ -199,8 +199,7 @@ def download(out: Path, without: list[str], torch: bool = False) -> int:
         bundled = json.loads((out.parent / "pinned" / "MANIFEST.json").read_text(encoding="utf-8"))["wheels"]
         from importlib.metadata import requires
 
-        pins = [line.split("==")[0] + "==" + line.split("==")[1].split()[0] for line in
-                (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines() if line.startswith(("torch==", "triton=="))]
+        pins = [p for p in runtime_pins(ROOT / "requirements.txt") if p.split("==")[0] in ("torch", "triton")]
         needs, todo = set(), ["torch"]
         while todo:  # what torch requires, and what that requires, as the build environment has it
             for r in requires(todo.pop()) or []:
