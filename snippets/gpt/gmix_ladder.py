@@ -36,12 +36,16 @@ print(f"{kind} ({backend}): {LAYERS} layers, d_model {D}, {HEADS} heads, seq {SE
 
 @dataclasses.dataclass(frozen=True)
 class Rung:
-    name: str
     matmul: type = jnp.float32  # dtype of the Linear layers, the attention and the head
     stream: type = jnp.float32  # dtype of the embeddings, the residual stream and the LayerNorms
     attention: str = "xla"  # "xla", or "flash<block>" for the Pallas TPU kernel
     remat: bool = False  # each block under jax.checkpoint, saving the products with the weights
     chunks: int = 1  # the head and loss in this many pieces of the batch, each recomputed in the backward
+
+    @property
+    def name(self):
+        return ", ".join([jnp.dtype(self.matmul).name, self.attention.replace("flash", "flash ")]
+                         + ["remat"] * self.remat + [f"loss in {self.chunks}"] * (self.chunks > 1))
 
 
 def attend(q, k, v, kernel):  # q, k, v: (batch, time, heads, head_dim)
@@ -146,7 +150,7 @@ def make_step(rung):
 
 @jax.jit
 def init():  # float32 master weights (param_dtype), the same for every rung, and AdamW's state
-    params = nnx.state(GPT2(Rung("init"), rngs=nnx.Rngs(0)), nnx.Param)
+    params = nnx.state(GPT2(Rung(), rngs=nnx.Rngs(0)), nnx.Param)
     return params, tx.init(params)
 
 
@@ -157,10 +161,17 @@ def tokens(batch):  # the same batch every step: the loss must fall
 limit = (jax.devices()[0].memory_stats() or {}).get("bytes_limit")  # None on the CPU
 
 
+PRINTED = set()
+COMPILED = {}  # (rung, batch) -> (compiled step, bytes it needs), or None: out of memory at compile time
+
+
 def compile_all(candidates):
-    """Compile the step of each (rung, batch) at once, in threads: {(rung, batch): (compiled, bytes) or None}."""
+    """Compile the steps of the (rung, batch) pairs not compiled yet, all at once in threads."""
+    todo = [c for c in dict.fromkeys(candidates) if c not in COMPILED]
+    if not todo:
+        return
     shapes = jax.eval_shape(init)
-    lowered = [make_step(r).lower(*shapes, jax.ShapeDtypeStruct((b, SEQ + 1), jnp.int32)) for r, b in candidates]
+    lowered = [make_step(r).lower(*shapes, jax.ShapeDtypeStruct((b, SEQ + 1), jnp.int32)) for r, b in todo]
 
     def compile_(lowered):
         try:
@@ -172,20 +183,22 @@ def compile_all(candidates):
         m = compiled.memory_analysis()  # arguments, outputs less the donated buffers they reuse, temporaries
         return compiled, m.argument_size_in_bytes + m.output_size_in_bytes - m.alias_size_in_bytes + m.temp_size_in_bytes
 
-    with concurrent.futures.ThreadPoolExecutor(len(candidates)) as pool:
-        return dict(zip(candidates, pool.map(compile_, lowered)))
+    with concurrent.futures.ThreadPoolExecutor(len(todo)) as pool:
+        COMPILED.update(zip(todo, pool.map(compile_, lowered)))
 
 
-def fitting(rung, batches, compiled=None):
+def fitting(rung, batches):
     """The largest batch whose step fits 90 % of the device's memory (no limit known: the largest tried)."""
-    compiled = compiled or compile_all([(rung, b) for b in batches])
+    compile_all([(rung, b) for b in batches])
     fits = {}
     for b in batches:
-        c, need = compiled[rung, b] or (None, None)
+        c, need = COMPILED[rung, b] or (None, None)
         if need and (limit is None or need < 0.9 * limit):
             fits[b] = (c, need)
-        print(f"    {rung.name}, batch {b}: " + (f"needs {need / 2**30:.2f} GiB" if need else "out of memory at compile time")
-              + (f" of {limit / 2**30:.2f} GiB" if limit else ""))
+        if (rung, b) not in PRINTED:
+            PRINTED.add((rung, b))
+            print(f"    {rung.name}, batch {b}: " + (f"needs {need / 2**30:.2f} GiB" if need else "out of memory at compile time")
+                  + (f" of {limit / 2**30:.2f} GiB" if limit else ""))
     if not fits:
         raise SystemExit(f"{rung.name}: no batch of {batches} fits")
     return max(fits), fits[max(fits)]
@@ -234,39 +247,54 @@ def report(rung, batch, compiled, need, seconds, losses):
 ladder = []
 
 
-def climb(rung, batches, compiled=None):
-    batch, (compiled, need) = fitting(rung, batches, compiled)
+def climb(rung, batches):
+    batch, (compiled, need) = fitting(rung, batches)
     seconds, losses = run(batch, compiled)
     ladder.append(report(rung, batch, compiled, need, seconds, losses))
     return ladder[-1]
 
 
-up = lambda b: tuple(x for x in (b, 2 * b) if x <= MAX_BATCH)  # a rung may double the batch of the one before
+def attention_ms(kernel, batch):
+    """Forward and gradient of one layer's attention alone, ms a call (20 calls in flight, one block)."""
+    q, k, v = (jax.random.normal(key, (batch, SEQ, HEADS, D // HEADS), jnp.bfloat16)
+               for key in jax.random.split(jax.random.key(2), 3))
+    grad = jax.jit(jax.grad(lambda q, k, v: attend(q, k, v, kernel).astype(jnp.float32).sum(), argnums=(0, 1, 2)))
+    jax.block_until_ready(grad(q, k, v))  # compiled and warm
+    start = time.perf_counter()
+    outs = [grad(q, k, v) for _ in range(20)]
+    jax.block_until_ready(outs)
+    return (time.perf_counter() - start) / 20 * 1e3
+
+
+up = lambda *bs: tuple(sorted({x for b in bs for x in (b, 2 * b) if x <= MAX_BATCH}))  # keep or double a batch
+F32, BF16 = Rung(), Rung(matmul=jnp.bfloat16)
+first = tuple(b for b in (4, 8, 16) if b <= MAX_BATCH)
+compile_all([(F32, b) for b in first] + [(BF16, b) for b in up(*first) if b > first[0]])  # rungs 1 and 2 at once
 print("1. float32 weights and compute, XLA attention: the largest batch that fits")
-one = climb(Rung("float32"), tuple(b for b in (4, 8, 16) if b <= MAX_BATCH))
+one = climb(F32, first)
 print("2. bfloat16 compute (float32 weights, residual stream, LayerNorm and loss)")
-two = climb(Rung("bfloat16", matmul=jnp.bfloat16), up(one["batch"]))
-print("3. fused attention: the Pallas TPU flash kernel, block sizes searched")
-if BLOCKS:  # every block size at every batch, compiled at once; a few timed steps each; the fastest per token wins
-    rungs = [Rung(f"flash {b}", matmul=jnp.bfloat16, attention=f"flash{b}") for b in BLOCKS]
-    compiled = compile_all([(r, b) for r in rungs for b in up(two["batch"])])
-    trials = []
-    for rung in rungs:
-        batch, (c, need) = fitting(rung, up(two["batch"]), compiled)
-        seconds, _ = run(batch, c, steps=3)
-        print(f"    blocks {rung.attention.removeprefix('flash')}, batch {batch}: {seconds * 1e3:.2f} ms a step, "
-              f"{seconds / batch * 1e3:.2f} ms a sequence")
-        trials.append((seconds / batch, rung, batch))
-    _, rung, batch = min(trials, key=lambda t: t[0])
-    three = climb(rung, (batch,), compiled)
+two = climb(BF16, up(one["batch"]))
+print("3. fused attention: the Pallas TPU flash kernel, block sizes searched on the attention alone")
+if BLOCKS:  # forward and gradient of one layer's attention at rung 2's batch; the fastest block size wins
+    xla_ms = attention_ms("xla", two["batch"])
+    trials = {block: attention_ms(f"flash{block}", two["batch"]) for block in BLOCKS}
+    print(f"    one layer's attention, forward and gradient, batch {two['batch']}: XLA {xla_ms:.2f} ms; flash "
+          + ", ".join(f"blocks {block} {ms:.2f} ms" for block, ms in trials.items()))
+    FUSED = dataclasses.replace(BF16, attention=f"flash{min(trials, key=trials.get)}")
 else:
     print("    the Pallas TPU kernel needs a TPU: on this backend the rung is rung 2, XLA's attention")
-    three = two
+    FUSED = BF16
+REMAT = dataclasses.replace(FUSED, remat=True)
+compile_all([(FUSED, b) for b in up(two["batch"])] + [(REMAT, b) for b in up(*up(two["batch"]))])  # rungs 3, 4
+three = climb(FUSED, up(two["batch"])) if BLOCKS else two
 print("4. a remat policy, dots_with_no_batch_dims_saveable, for a larger batch")
-four = climb(dataclasses.replace(three["rung"], name=three["rung"].name + ", remat", remat=True), up(three["batch"]))
+b4, _ = fitting(REMAT, up(three["batch"]))
+compile_all([(dataclasses.replace(FUSED, chunks=4), b) for b in up(three["batch"])]  # rung 5 on either base
+            + [(dataclasses.replace(REMAT, chunks=4), b) for b in up(b4)])
+four = climb(REMAT, up(three["batch"]))
 base = min((three, four), key=lambda r: r["per_token"])  # the faster per token, remat or not
-print(f"5. the head and loss in 4 pieces of the batch (on top of '{base['rung'].name}')")
-five = climb(dataclasses.replace(base["rung"], name=base["rung"].name + ", loss in 4", chunks=4), up(base["batch"]))
+print(f"5. the head and loss in 4 pieces of the batch, on top of rung {3 if base is three else 4} ({base['rung'].name})")
+five = climb(dataclasses.replace(base["rung"], chunks=4), up(base["batch"]))
 best = min(ladder, key=lambda r: r["per_token"])
 print(f"best: {best['rung'].name}, batch {best['batch']}, {1 / best['per_token']:,.0f} tokens/s"
       + (f", MFU {best['palm'] / best['seconds'] / peak:.1%} (PaLM count)" if peak else " (CPU times: no MFU)"))
