@@ -171,7 +171,6 @@ def compile_all(candidates):
     if not todo:
         return
     shapes = jax.eval_shape(init)
-    lowered = [make_step(r).lower(*shapes, jax.ShapeDtypeStruct((b, SEQ + 1), jnp.int32)) for r, b in todo]
 
     def compile_(lowered):
         try:
@@ -183,8 +182,10 @@ def compile_all(candidates):
         m = compiled.memory_analysis()  # arguments, outputs less the donated buffers they reuse, temporaries
         return compiled, m.argument_size_in_bytes + m.output_size_in_bytes - m.alias_size_in_bytes + m.temp_size_in_bytes
 
-    with concurrent.futures.ThreadPoolExecutor(len(todo)) as pool:
-        COMPILED.update(zip(todo, pool.map(compile_, lowered)))
+    with concurrent.futures.ThreadPoolExecutor(len(todo)) as pool:  # each compiles while the next is traced
+        futures = [pool.submit(compile_, make_step(r).lower(*shapes, jax.ShapeDtypeStruct((b, SEQ + 1), jnp.int32)))
+                   for r, b in todo]
+        COMPILED.update(zip(todo, (f.result() for f in futures)))
 
 
 def fitting(rung, batches):
@@ -269,7 +270,7 @@ def attention_ms(kernel, batch):
 up = lambda *bs: tuple(sorted({x for b in bs for x in (b, 2 * b) if x <= MAX_BATCH}))  # keep or double a batch
 F32, BF16 = Rung(), Rung(matmul=jnp.bfloat16)
 first = tuple(b for b in (4, 8, 16) if b <= MAX_BATCH)
-compile_all([(F32, b) for b in first] + [(BF16, b) for b in up(*first) if b > first[0]])  # rungs 1 and 2 at once
+compile_all([(F32, b) for b in first] + [(BF16, b) for b in first[1:]])  # rungs 1 and 2 at once
 print("1. float32 weights and compute, XLA attention: the largest batch that fits")
 one = climb(F32, first)
 print("2. bfloat16 compute (float32 weights, residual stream, LayerNorm and loss)")
