@@ -347,4 +347,5 @@ if backend == "cpu":  # what holds on the CPU's tiny model
     assert {"attention", "projections", "mlp", "head_loss", "optimizer"} <= {s.split()[-1] for s in scopes}
     assert 0.8 < one["flops"] / one["palm"] < 1.5  # the PaLM count leaves out norms, softmax, GELU, the update
     assert four["flops"] / four["palm"] > three["flops"] / three["palm"]  # remat adds the recomputed forward ops
-    assert four["need"] < three["need"] or four["batch"] > three["batch"]  # remat saves memory
+    print(f"CPU: remat needs {four['need'] / three['need']:.2f} x the memory of rung 3 at batch {four['batch']}")
+    assert four["batch"] == three["batch"] and four["need"] < three["need"]  # at the CPU's cap: remat saves memory
