@@ -38,10 +38,26 @@ with tempfile.TemporaryDirectory() as log_dir:
     profile = jax.profiler.ProfileData.from_file(str(next(Path(log_dir).rglob("*.xplane.pb"))))
 
 Event = collections.namedtuple("Event", "plane line name duration_ns stats")
+
+
+def read_stats(stats):
+    """A plane's or event's stats as a dict, without the values that are bytes, not text (libtpu 0.0.50's
+    TPU plane holds one, and the binding fails to decode it as UTF-8 but moves on to the next stat)."""
+    found, items = {}, iter(stats)
+    while True:
+        try:
+            name, value = next(items)
+        except StopIteration:
+            return found
+        except UnicodeDecodeError:
+            continue
+        found[name] = value
+
+
 with warnings.catch_warnings():  # jaxlib 0.12 warns once that its stats types have no __module__: harmless
     warnings.simplefilter("ignore", DeprecationWarning)
-    plane_stats = {plane.name: dict(plane.stats) for plane in profile.planes}
-    events = [Event(plane.name, line.name, event.name, event.duration_ns, dict(event.stats))
+    plane_stats = {plane.name: read_stats(plane.stats) for plane in profile.planes}
+    events = [Event(plane.name, line.name, event.name, event.duration_ns, read_stats(event.stats))
               for plane in profile.planes for line in plane.lines for event in line.events]
 
 # Shapes in HLO text: "bf16[8192,8192]{1,0:T(8,128)(2,1)}"; the layout in braces is not part of the shape.

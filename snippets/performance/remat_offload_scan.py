@@ -76,4 +76,4 @@ else:
     print(f"offloading z instead of saving it on the device: x{t_off / t_save:.2f} the step time")
 if backend == "tpu":  # seen on a TPU v5e: the saved z wait in host memory, the device keeps less
     assert host_off > 0 and temp_off < temp_save and space_off
-    assert results["nothing_saveable"][1] < temp_save < results["no remat"][1]
+    assert results["nothing_saveable"][1] < temp_save  # keeping z costs more than keeping nothing
