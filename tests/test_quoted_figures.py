@@ -42,7 +42,17 @@ ELSEWHERE = {
     ("install/jax-jaxlib", "22.04"): "a release of Ubuntu",
     ("install/jax-jaxlib", "3.10"): "a release of Python (Ubuntu 22.04's own)",
     ("gpt/mixed-precision", "33.5"): "MFU by PaLM's count, worked out from the printed 3.504e+12 flops and 53.15 ms at 197 TFLOP/s",
-    ("performance/mfu", "32.7"): "MFU by PaLM's count, worked out from the printed 6PT (2.397e+12) and 44.40 ms, plus 12·L·d·T·tokens",
+    ("performance/mfu", "32.5"): "MFU by PaLM's count, worked out from the printed 6PT (2.397e+12) and 44.69 ms, plus 12·L·d·T·tokens",
+    ("performance/profiles", "202.7"): "run by hand on the TPU VM after the pass, reports/machines/logs-2026-12-07c/prof_op_rates_jax.after-fix.txt",
+    ("performance/profiles", "819.16"): "run by hand on the TPU VM after the pass, reports/machines/logs-2026-12-07c/prof_op_rates_jax.after-fix.txt",
+    ("performance/profiles", "5883.6"): "run by hand on the TPU VM after the pass, reports/machines/logs-2026-12-07c/prof_op_rates_jax.after-fix.txt",
+    ("performance/profiles", "178.5"): "run by hand on the TPU VM after the pass, reports/machines/logs-2026-12-07c/prof_op_rates_jax.after-fix.txt",
+    ("performance/remat", "30.82"): "run by hand on the TPU VM after the pass, reports/machines/logs-2026-12-07c/remat_offload_scan.after-fix.txt",
+    ("performance/remat", "38.81"): "run by hand on the TPU VM after the pass, reports/machines/logs-2026-12-07c/remat_offload_scan.after-fix.txt",
+    ("performance/remat", "34.20"): "run by hand on the TPU VM after the pass, reports/machines/logs-2026-12-07c/remat_offload_scan.after-fix.txt",
+    ("performance/remat", "141.54"): "run by hand on the TPU VM after the pass, reports/machines/logs-2026-12-07c/remat_offload_scan.after-fix.txt",
+    ("performance/remat", "2304.2"): "the 2026-12-06 report (jax 0.10.2), reports/machines/earlier/",
+    ("performance/mfu", "5883.6"): "run by hand on the TPU VM after the pass, reports/machines/logs-2026-12-07c/prof_op_rates_jax.after-fix.txt (the program of performance/profiles)",
     ("gpt/generate", "87,000"): "worked out from a v5e's 819e9 bytes/s and GPT-2 small's cache bytes per sequence at 256 positions",
 }
 
