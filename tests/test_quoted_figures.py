@@ -41,7 +41,7 @@ ELSEWHERE = {
     ("performance/recompiles", "0.10"): "a release (JAX 0.12 and 0.10)",
     ("install/jax-jaxlib", "22.04"): "a release of Ubuntu",
     ("install/jax-jaxlib", "3.10"): "a release of Python (Ubuntu 22.04's own)",
-    ("gpt/mixed-precision", "33.5"): "MFU by PaLM's count, worked out from the printed 3.504e+12 flops and 53.15 ms at 197 TFLOP/s",
+    ("gpt/mixed-precision", "33.5"): "MFU by PaLM's count, worked out from the printed 3.504e+12 flops and 53.09 ms at 197 TFLOP/s",
     ("performance/mfu", "32.5"): "MFU by PaLM's count, worked out from the printed 6PT (2.397e+12) and 44.69 ms, plus 12·L·d·T·tokens",
     ("performance/profiles", "202.7"): "run by hand on the TPU VM after the pass, reports/machines/logs-2026-12-07c/prof_op_rates_jax.after-fix.txt",
     ("performance/profiles", "819.16"): "run by hand on the TPU VM after the pass, reports/machines/logs-2026-12-07c/prof_op_rates_jax.after-fix.txt",
