@@ -41,8 +41,8 @@ Event = collections.namedtuple("Event", "plane line name duration_ns stats")
 
 
 def read_stats(stats):
-    """A plane's or event's stats as a dict, without the values that are bytes, not text (libtpu 0.0.50's
-    TPU plane holds one, and the binding fails to decode it as UTF-8 but moves on to the next stat)."""
+    """A plane's or event's stats as a dict, without the values that are bytes, not text (the TPU plane of
+    the pinned TPU runtime holds one: the binding fails to decode it as UTF-8, then moves on to the next stat)."""
     found, items = {}, iter(stats)
     while True:
         try:
