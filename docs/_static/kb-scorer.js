@@ -20,7 +20,10 @@
       only the best single word's score per page, and counts a word in any section title the same
       as in the page title.) A page with a title that holds the whole query as a phrase ("GPU
       memory", "out-of-memory") earns more again.
-   3. When fewer than KB_ENOUGH pages hold every word, the pages that hold most of the words
+   3. A page whose titles hold every rare word of the query (KB_RARE) is listed with the pages that
+      hold every word, though its text lacks a commoner word of the question ("goes" in "which
+      libtpu version goes with my jax"): the titles say what a page is about.
+      When fewer than KB_ENOUGH pages hold every word, the pages that hold most of the words
       follow, ranked by how many they hold, and a line above the results says so (its words come
       from kb.search, in the page's language).
    4. A glossary term's index entry ranks as a title word, not above the pages that explain it.
@@ -30,6 +33,7 @@ const KB_COMMON = 0.5; // a word on more than this share of the pages does not d
 // ... nor does an action asked about (kbPhrasing) on more than this share: a verb that a quarter of
 // the pages use is one of the prose (实现, 打开), not what a page is about (冻结, 关掉)
 const KB_COMMON_ACTION = 0.25;
+const KB_RARE = 0.1; // a word on at most this share of the pages says what the query is about (3, titles)
 const KB_EVERYWHERE = 0.9; // a word on more than this share of the pages weighs less and less, down to 0
 const KB_DWELLS = 5; // what a word earns on a page that dwells on it, besides Scorer.term or Scorer.title
 // Words of an English question that say nothing about its subject (Sphinx's English stopwords
@@ -160,7 +164,13 @@ const kbRankForQuestions = () => {
     const named = deciding.filter((w) => w in Search._index.titleterms);
     const needed = named.length ? deciding : deciding.length ? [] : known;
     for (const p of pages.values()) p.held = p.words.filter((w) => needed.includes(w)).length;
-    const all = [...pages.values()].filter((p) => p.held === needed.length);
+    // A page whose titles hold every rare word of the query (KB_RARE: "libtpu", not "version" or
+    // "goes") is about what the query asks, though its text may lack a commoner word of the
+    // reader's phrasing: it is listed with the pages that hold every word, ranked by its score.
+    const rare = needed.filter((w) => kbShare(w) <= KB_RARE);
+    const titled = (p) => rare.length > 0 && p.held < needed.length
+      && rare.every((w) => holds(Search._index.titleterms[w], Search._index.docnames.indexOf(p.result[0])));
+    const all = [...pages.values()].filter((p) => p.held === needed.length || titled(p));
     const result = (p, bonus) => {
       p.result[4] = p.score + bonus;
       return p.result;
