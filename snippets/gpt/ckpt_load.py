@@ -71,7 +71,8 @@ LEAF = {"Linear": {"weight": "kernel", "bias": "bias"}, "LayerNorm": {"weight": 
 
 def load_gpt2(cfg, tensors, mesh, param_dtype=jnp.float32):
     """Build GPT-2 from a HF GPT-2 file, one copy of the weights; return the model and the names it skipped."""
-    abstract = nnx.eval_shape(lambda: GPT2(cfg, rngs=nnx.Rngs(0)))  # shapes and dtypes only: no weights
+    with jax.set_mesh(mesh):  # the mesh that with_partitioning annotations, if a model had them, would name
+        abstract = nnx.eval_shape(lambda: GPT2(cfg, rngs=nnx.Rngs(0)))  # shapes and dtypes only: no weights
     graphdef, abstract_state = nnx.split(abstract)
     slots = dict(nnx.to_flat_state(abstract_state))  # path -> abstract Variable (a ShapeDtypeStruct inside)
     # Each Variable's sharding metadata on the mesh; GPT2 declares none, so every spec is P(): replicated.
