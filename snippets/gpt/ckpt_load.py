@@ -69,24 +69,38 @@ LEAF = {"Linear": {"weight": "kernel", "bias": "bias"}, "LayerNorm": {"weight": 
         "Embed": {"weight": "embedding"}}
 
 
-def load_gpt2(model, tensors):
-    """Write every tensor of a HF GPT-2 file into `model`; return the names it skipped."""
-    written, skipped = set(), []
+def load_gpt2(cfg, tensors, mesh, param_dtype=jnp.float32):
+    """Build GPT-2 from a HF GPT-2 file, one copy of the weights; return the model and the names it skipped."""
+    with jax.set_mesh(mesh):  # the mesh that with_partitioning annotations, if a model had them, would name
+        abstract = nnx.eval_shape(lambda: GPT2(cfg, rngs=nnx.Rngs(0)))  # shapes and dtypes only: no weights
+    graphdef, abstract_state = nnx.split(abstract)
+    slots = dict(nnx.to_flat_state(abstract_state))  # path -> abstract Variable (a ShapeDtypeStruct inside)
+    # Each Variable's sharding metadata on the mesh; GPT2 declares none, so every spec is P(): replicated.
+    shardings = {path: v.get_value() for path, v in nnx.to_flat_state(nnx.get_named_sharding(abstract_state, mesh))}
+    filled, skipped, casts = {}, [], {}
     for name, array in tensors.items():
         parts = name.removeprefix("transformer.").split(".")  # GPT2LMHeadModel files carry the prefix
         if parts[-2:] in (["attn", "bias"], ["attn", "masked_bias"]) or parts[0] == "lm_head":
             skipped.append(name)  # causal-mask buffers of older files; lm_head is wte (tied)
             continue
-        module = model
+        module = abstract
         for p in parts[:-1]:
             module = module[int(p)] if p.isdigit() else getattr(module, p)
-        var = getattr(module, LEAF[type(module).__name__][parts[-1]])
-        # Conv1D stores (in, out) like nnx.Linear: no transpose. Check, since var[...] = x would broadcast and cast.
-        assert var.shape == array.shape and var.dtype == array.dtype, (name, array.shape, var.shape)
-        var[...] = jnp.asarray(array)
-        written.add(name.removeprefix("transformer."))
-    assert len(written) == len(jax.tree.leaves(nnx.state(model, nnx.Param)))  # every Param, once
-    return skipped
+        path = (*(int(p) if p.isdigit() else p for p in parts[:-1]), LEAF[type(module).__name__][parts[-1]])
+        var = slots[path]
+        # Conv1D stores (in, out) like nnx.Linear: no transpose. Check the shape; cast the dtype on purpose.
+        assert var.shape == array.shape, (name, array.shape, var.shape)
+        assert jnp.issubdtype(array.dtype, jnp.floating), (name, array.dtype)  # a float policy for float tensors
+        if array.dtype != param_dtype:
+            key = f"{array.dtype} -> {np.dtype(param_dtype)}"
+            casts[key] = casts.get(key, 0) + 1
+            array = array.astype(param_dtype)  # on the host, one tensor at a time
+        assert path not in filled, name  # every Param once
+        filled[path] = var.replace(jax.device_put(array, shardings[path]))  # straight to its device(s)
+    assert filled.keys() == slots.keys(), slots.keys() - filled.keys()  # and none left abstract
+    for key, n in casts.items():
+        print(f"  cast {key}: {n} tensors")
+    return nnx.merge(graphdef, nnx.from_flat_state(filled)), skipped
 
 
 on_cpu = jax.default_backend() == "cpu"
@@ -105,8 +119,12 @@ for name in ("transformer.wte.weight", "transformer.h.0.attn.c_attn.weight", "tr
 assert tensors["transformer.h.0.attn.c_attn.weight"].shape == (cfg.n_embd, 3 * cfg.n_embd)  # (in, out)
 assert "lm_head.weight" not in tensors
 
-model = GPT2(cfg, rngs=nnx.Rngs(0))
-print("skipped:", load_gpt2(model, tensors))
+mesh = jax.make_mesh((jax.device_count(),), ("data",))  # every device of the process; one on the CPU build
+model, skipped = load_gpt2(cfg, tensors, mesh)
+print("skipped:", skipped)
+kernel = model.h[0].attn.c_attn.kernel[...]
+print(f"c_attn kernel: {kernel.dtype}, {kernel.sharding.spec} on {len(kernel.sharding.device_set)} device(s)")
+assert kernel.sharding.is_fully_replicated and kernel.dtype == jnp.float32
 abstract = nnx.eval_shape(lambda: GPT2(GPT2Config(), rngs=nnx.Rngs(0)))  # shapes only, no memory
 n_small = sum(x.size for x in jax.tree.leaves(nnx.state(abstract, nnx.Param)))
 print(f"GPT-2 small: {n_small:,} parameters, one copy of wte")
@@ -118,10 +136,24 @@ for i in range(cfg.n_layer):
     old[f"h.{i}.attn.masked_bias"] = np.array(-1e4, np.float32)
 with tempfile.TemporaryDirectory() as folder:
     save_file(old, os.path.join(folder, "old.safetensors"))
-    model_old = GPT2(cfg, rngs=nnx.Rngs(1))
-    skipped = load_gpt2(model_old, load_file(os.path.join(folder, "old.safetensors")))
+    model_old, skipped = load_gpt2(cfg, load_file(os.path.join(folder, "old.safetensors")), mesh)
 print(f"older layout: skipped {len(skipped)} buffers, e.g. {skipped[:2]}")
 assert len(skipped) == 2 * cfg.n_layer
+
+# Most files on the Hub now hold bfloat16 (or float16): the same weights, saved in bfloat16.
+half = {k: v.astype(jnp.bfloat16) for k, v in tensors.items()}
+with tempfile.TemporaryDirectory() as folder:
+    save_file(half, os.path.join(folder, "bf16.safetensors"))
+    half = load_file(os.path.join(folder, "bf16.safetensors"))
+print("bfloat16 file:", {str(v.dtype) for v in half.values()})
+print("loaded with the default param_dtype=float32:")
+model_half, _ = load_gpt2(cfg, half, mesh)
+for name, v in nnx.to_flat_state(nnx.state(model_half, nnx.Param)):
+    assert v.dtype == jnp.float32, name  # cast up, exactly: every bfloat16 value is a float32 value
+assert np.array_equal(model_half.wte.embedding[...], half["transformer.wte.weight"].astype(np.float32))
+print("the float32 file, loaded with param_dtype=bfloat16:")
+model_bf16, _ = load_gpt2(cfg, tensors, mesh, param_dtype=jnp.bfloat16)  # a reader's choice, rounding each weight
+assert model_bf16.h[0].mlp.c_fc.kernel.dtype == jnp.bfloat16
 
 idx_np = np.random.default_rng(0).integers(0, cfg.vocab_size, size=(2, 64))
 idx = jnp.asarray(idx_np)
