@@ -92,7 +92,7 @@ class GPT2(nnx.Module):
 
 
 def load_gpt2(model, tensors):
-    """The loader of the page's first program, for a state_dict: Conv1D kept (in, out), lm_head skipped (tied)."""
+    """A shorter loader than the page's first program's, for a state_dict, into a model built with random weights: Conv1D kept (in, out), lm_head skipped (tied)."""
     leaf = {"Linear": {"weight": "kernel", "bias": "bias"}, "LayerNorm": {"weight": "scale", "bias": "bias"},
             "Embed": {"weight": "embedding"}}
     for name, array in tensors.items():
