@@ -157,22 +157,29 @@ def test_the_pages_that_dwell_on_a_word_are_in_the_index(tmp_path):
     assert read(app)["kbdwell"] == {"tf32": 2}
 
 
+def scorer_page(folder: Path, globals_js: str = "") -> None:
+    """A search page in ``folder``: Sphinx's own searchtools.js and kb-scorer.js, with ``globals_js``
+    (the variables kb.search would give the page) set before them; the test sets the index."""
+    import sphinx
+
+    static = Path(sphinx.__file__).parent / "themes" / "basic" / "static"
+    scorer = Path(__file__).resolve().parents[1] / "docs" / "_static" / "kb-scorer.js"
+    (folder / "searchtools.js").write_bytes((static / "searchtools.js").read_bytes())
+    (folder / "kb-scorer.js").write_bytes(scorer.read_bytes())
+    (folder / "search.html").write_text(
+        '<html><head><meta charset="utf-8"></head><body><div id="search-results"></div><script>'
+        f'var DOCUMENTATION_OPTIONS = {{}}; var _ready = () => {{}}; {globals_js}</script>'
+        '<script src="searchtools.js"></script><script src="kb-scorer.js"></script></body></html>', encoding="utf-8")
+
+
 def test_the_scorer_ranks_for_questions(tmp_path):
     """kb-scorer.js on Sphinx's own searchtools.js, with a small index: a page that dwells on a
     word ranks above one that only mentions it, and a word that most pages hold ("turn") does not
     drop the page that lacks it; a stop word ("in") earns no title bonus from a title that holds
     its letters ("Vectorizing")."""
-    import sphinx
     from tools.browser import chromium, serve
 
-    static = Path(sphinx.__file__).parent / "themes" / "basic" / "static"
-    scorer = Path(__file__).resolve().parents[1] / "docs" / "_static" / "kb-scorer.js"
-    (tmp_path / "searchtools.js").write_bytes((static / "searchtools.js").read_bytes())
-    (tmp_path / "kb-scorer.js").write_bytes(scorer.read_bytes())
-    (tmp_path / "search.html").write_text(
-        '<html><body><div id="search-results"></div><script>var DOCUMENTATION_OPTIONS = {}; '
-        'var _ready = () => {};</script><script src="searchtools.js"></script>'
-        '<script src="kb-scorer.js"></script></body></html>', encoding="utf-8")
+    scorer_page(tmp_path)
     names = ["precision", "vmap", "other", "d", "e", "f", "g", "h"]
     index = {"docnames": names, "titles": ["Matmul precision", "Vectorizing", "Other", *names[3:]],
              "filenames": [f"{name}.md" for name in names],
@@ -199,17 +206,9 @@ def test_an_action_asked_about_does_not_decide_the_pages(tmp_path):
     """A word the Chinese splitter marks as the action a question asks about (KB_PHRASING: 实现 in
     KV 缓存怎么实现) adds to a page's score but does not drop the page that answers and never says
     it; without the mark, every word decides."""
-    import sphinx
     from tools.browser import chromium, serve
 
-    static = Path(sphinx.__file__).parent / "themes" / "basic" / "static"
-    scorer = Path(__file__).resolve().parents[1] / "docs" / "_static" / "kb-scorer.js"
-    (tmp_path / "searchtools.js").write_bytes((static / "searchtools.js").read_bytes())
-    (tmp_path / "kb-scorer.js").write_bytes(scorer.read_bytes())
-    (tmp_path / "search.html").write_text(
-        '<html><head><meta charset="utf-8"></head><body><div id="search-results"></div><script>'
-        'var DOCUMENTATION_OPTIONS = {}; var _ready = () => {}; var KB_PHRASING = new Set();</script>'
-        '<script src="searchtools.js"></script><script src="kb-scorer.js"></script></body></html>', encoding="utf-8")
+    scorer_page(tmp_path, "var KB_PHRASING = new Set();")
     names = ["generate", "train", "port", "d", "e", "f", "g", "h"]
     index = {"docnames": names, "titles": ["用 KV 缓存生成", "训练", "移植", *names[3:]],
              "filenames": [f"{name}.md" for name in names],
