@@ -229,3 +229,26 @@ def test_an_action_asked_about_does_not_decide_the_pages(tmp_path):
         }""", index)
     assert ranked["marked"][0] == "generate", ranked
     assert "generate" not in ranked["unmarked"], ranked
+
+
+def test_a_page_whose_titles_hold_the_rare_words_is_listed(tmp_path):
+    """A page whose titles hold every rare word of the query (KB_RARE) is listed though its text
+    lacks a commoner word of the question, which three other pages happen to hold; a page that only
+    mentions the rare word in its text and lacks the other is not (kb-scorer.js, 3)."""
+    from tools.browser import chromium, serve
+
+    scorer_page(tmp_path)
+    names = [f"p{i}" for i in range(50)]  # "libtpu" on 5 of 50 pages: rare (KB_RARE, 10 %)
+    index = {"docnames": names, "titles": ["Installing libtpu", *names[1:]],
+             "filenames": [f"{name}.md" for name in names],
+             "terms": {"libtpu": [0, 1, 2, 3, 4], "goe": [1, 2, 3, 5, 6, 7]}, "titleterms": {"libtpu": 0, "goe": 8},
+             "alltitles": {}, "indexentries": {}, "objects": {}, "objnames": {}, "objtypes": {}, "kbdwell": {}}
+    with serve(tmp_path) as base, chromium() as browser:
+        page = browser.new_page()
+        page.goto(f"{base}/search.html")
+        listed = page.evaluate("""(index) => {
+            Search.setIndex(index);
+            history.replaceState(null, "", "?q=libtpu%20goes");
+            return Search.performTermsSearch(new Set(["libtpu", "goe"]), new Set()).map((r) => r[0]).sort();
+        }""", index)
+    assert listed == ["p0", "p1", "p2", "p3"], listed  # p4 holds libtpu in its text only
